@@ -1,0 +1,35 @@
+# Quick start: `make run` starts the site; `make test` runs the whole suite.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup run test test-unit test-e2e lint bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: setup
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py ensure_demo
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/python manage.py makemigrations --check --dry-run >/dev/null
+	$(BIN)/python -m pytest -q
+
+lint: setup
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format --check . || true
+
+bench: setup
+	$(BIN)/python bench/engine_bench.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 test-results
