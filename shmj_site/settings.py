@@ -29,7 +29,7 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "django-insecure-dev-only-key-change-me-in-production-0123456789")
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "django-insecure-dev-only-key-change-me-in-production")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
@@ -97,7 +97,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000, "expiry": 30},
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "capacity": 1000,
+                "expiry": 30,
+                # Several sites (or test runs) can share one Redis without hearing each other.
+                "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi"),
+            },
         }
     }
 else:
