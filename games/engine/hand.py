@@ -1,0 +1,279 @@
+"""Hot paths over 34-count arrays: completeness, splits, waits, shanten.
+
+The counts given here are the *concealed* part of a hand (declared melds are left out); a complete
+concealed part holds `n` sets and one pair, so its size is `3n + 2`.
+
+Speed comes from per-suit lookup tables built once at import: every arrangement of one suit (its nine
+counts as a tuple) that is a whole number of sets, or sets plus a pair, is a member of a frozenset.
+`is_complete` is then three slices, three set look-ups and a scan of the honours, with no recursion.
+`splits` and `shanten` decompose one suit at a time and memoise per suit arrangement, so every
+distinct suit shape is worked out once per process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+N_KINDS = 34
+_SUIT_STARTS = (0, 9, 18)
+_HONOUR_START = 27
+
+Set = tuple[str, int]  # ("chow" | "pong", first tile code)
+
+
+def _build_tables() -> tuple[frozenset[tuple[int, ...]], frozenset[tuple[int, ...]]]:
+    """All nine-count suit shapes made of 0-4 sets (`sets`) or of 0-4 sets and a pair (`with_pair`)."""
+    units: list[tuple[int, ...]] = []
+    for r in range(9):
+        units.append(tuple(3 if i == r else 0 for i in range(9)))
+    for r in range(7):
+        units.append(tuple(1 if r <= i <= r + 2 else 0 for i in range(9)))
+    level = {(0,) * 9}
+    sets_only = set(level)
+    for _ in range(4):
+        nxt = set()
+        for shape in level:
+            for unit in units:
+                new = tuple(a + b for a, b in zip(shape, unit, strict=True))
+                if max(new) <= 4:
+                    nxt.add(new)
+        sets_only |= nxt
+        level = nxt
+    with_pair = set()
+    for shape in sets_only:
+        for r in range(9):
+            if shape[r] <= 2:
+                new = list(shape)
+                new[r] += 2
+                with_pair.add(tuple(new))
+    return frozenset(sets_only), frozenset(with_pair)
+
+
+SUIT_SETS, SUIT_SETS_PAIR = _build_tables()
+
+
+def is_standard_complete(counts: Sequence[int]) -> bool:
+    """Sets plus exactly one pair, nothing else."""
+    pairs = 0
+    for start in _SUIT_STARTS:
+        shape = tuple(counts[start : start + 9])
+        rem = sum(shape) % 3
+        if rem == 0:
+            if shape not in SUIT_SETS:
+                return False
+        elif rem == 2:
+            if shape not in SUIT_SETS_PAIR:
+                return False
+            pairs += 1
+        else:
+            return False
+    for i in range(_HONOUR_START, N_KINDS):
+        c = counts[i]
+        if c == 2:
+            pairs += 1
+        elif c == 1 or c == 4:
+            return False
+    return pairs == 1
+
+
+def is_all_honours(counts: Sequence[int]) -> bool:
+    return not any(counts[:_HONOUR_START])
+
+
+def is_complete(counts: Sequence[int]) -> bool:
+    """Sets plus a pair, or (乱风向) only honours in any arrangement; size must be 3n + 2."""
+    total = sum(counts)
+    if total % 3 != 2:
+        return False
+    if is_standard_complete(counts):
+        return True
+    return is_all_honours(counts)
+
+
+def _suit_decompositions(
+    shape: tuple[int, ...], base: int, honours: bool
+) -> list[tuple[tuple[Set, ...], int]]:
+    return list(_decompose(shape, base, honours))
+
+
+@cache
+def _decompose(shape: tuple[int, ...], base: int, honours: bool) -> tuple[tuple[tuple[Set, ...], int], ...]:
+    """Every way to read one suit as sets plus at most one pair; pair is -1 when there is none."""
+    out: list[tuple[tuple[Set, ...], int]] = []
+    rem = sum(shape) % 3
+    if rem == 1:
+        return ()
+    if rem == 2:
+        for r, c in enumerate(shape):
+            if c >= 2:
+                rest = list(shape)
+                rest[r] -= 2
+                for sets, _ in _sets_only(tuple(rest), base, honours):
+                    out.append((sets, base + r))
+    else:
+        out.extend(_sets_only(shape, base, honours))
+    return tuple(out)
+
+
+@cache
+def _sets_only(shape: tuple[int, ...], base: int, honours: bool) -> tuple[tuple[tuple[Set, ...], int], ...]:
+    """Every multiset of sets that makes exactly `shape` (sets listed in order)."""
+    first = next((r for r, c in enumerate(shape) if c), None)
+    if first is None:
+        return (((), -1),)
+    out: list[tuple[tuple[Set, ...], int]] = []
+    if shape[first] >= 3:
+        rest = list(shape)
+        rest[first] -= 3
+        out.extend(
+            ((("pong", base + first),) + sets, -1) for sets, _ in _sets_only(tuple(rest), base, honours)
+        )
+    if not honours and first <= 6 and shape[first + 1] and shape[first + 2]:
+        rest = list(shape)
+        rest[first] -= 1
+        rest[first + 1] -= 1
+        rest[first + 2] -= 1
+        out.extend(
+            ((("chow", base + first),) + sets, -1) for sets, _ in _sets_only(tuple(rest), base, honours)
+        )
+    return tuple(out)
+
+
+def splits(counts: Sequence[int]) -> list[tuple[tuple[Set, ...], int]]:
+    """Every decomposition of the counts into sets plus one pair: a list of (sets, pair tile).
+
+    Sets are sorted by (first tile, kind); identical decompositions appear once. Empty when the
+    counts are not standard-complete.
+    """
+    if sum(counts) % 3 != 2:
+        return []
+    groups = []
+    for start in (*_SUIT_STARTS, _HONOUR_START):
+        end = start + (7 if start == _HONOUR_START else 9)
+        shape = tuple(counts[start:end])
+        if not any(shape):
+            continue
+        options = _decompose(shape, start, start == _HONOUR_START)
+        if not options:
+            return []
+        groups.append(options)
+    results: list[tuple[tuple[Set, ...], int]] = [((), -1)]
+    for options in groups:
+        results = [
+            (sets + more, pair if more_pair < 0 else more_pair)
+            for sets, pair in results
+            for more, more_pair in options
+            if pair < 0 or more_pair < 0
+        ]
+    seen = set()
+    out = []
+    for sets, pair in results:
+        if pair < 0:
+            continue
+        key = (tuple(sorted(sets, key=lambda s: (s[1], s[0]))), pair)
+        if key not in seen:
+            seen.add(key)
+            out.append(key)
+    return out
+
+
+def _neighbour_candidates(counts: Sequence[int]) -> list[int]:
+    cand = []
+    for start in _SUIT_STARTS:
+        for r in range(9):
+            lo, hi = max(0, r - 2), min(8, r + 2)
+            if any(counts[start + lo : start + hi + 1]):
+                cand.append(start + r)
+    if is_all_honours(counts):
+        cand.extend(range(_HONOUR_START, N_KINDS))
+    else:
+        cand.extend(i for i in range(_HONOUR_START, N_KINDS) if counts[i])
+    return cand
+
+
+def waits(counts: Sequence[int]) -> list[int]:
+    """Tile codes (at most four copies in all) that make a 3n + 1 concealed part complete.
+
+    Structural only: whether the finished hand qualifies is the scoring module's question.
+    """
+    if sum(counts) % 3 != 1:
+        return []
+    work = list(counts)
+    out = []
+    for tile in _neighbour_candidates(counts):
+        if work[tile] >= 4:
+            continue
+        work[tile] += 1
+        if is_complete(work):
+            out.append(tile)
+        work[tile] -= 1
+    return out
+
+
+@cache
+def _blocks(shape: tuple[int, ...], honours: bool) -> tuple[tuple[int, int, int], ...]:
+    """Pareto-best (sets, partial sets, pair-as-head) readings of one suit for shanten."""
+    found: set[tuple[int, int, int]] = set()
+
+    def walk(s: list[int], i: int, m: int, t: int, p: int) -> None:
+        while i < len(s) and s[i] == 0:
+            i += 1
+        if i == len(s):
+            found.add((m, t, p))
+            return
+        if s[i] >= 3:
+            s[i] -= 3
+            walk(s, i, m + 1, t, p)
+            s[i] += 3
+        if not honours and i + 2 < len(s) and s[i + 1] and s[i + 2]:
+            s[i] -= 1
+            s[i + 1] -= 1
+            s[i + 2] -= 1
+            walk(s, i, m + 1, t, p)
+            s[i] += 1
+            s[i + 1] += 1
+            s[i + 2] += 1
+        if s[i] >= 2:
+            s[i] -= 2
+            if not p:
+                walk(s, i, m, t, 1)
+            walk(s, i, m, t + 1, p)
+            s[i] += 2
+        if not honours:
+            for step in (1, 2):
+                j = i + step
+                if j < len(s) and s[j]:
+                    s[i] -= 1
+                    s[j] -= 1
+                    walk(s, i, m, t + 1, p)
+                    s[i] += 1
+                    s[j] += 1
+        s[i] -= 1
+        walk(s, i, m, t, p)
+        s[i] += 1
+
+    walk(list(shape), 0, 0, 0, 0)
+    best = [
+        x for x in found if not any(y != x and y[0] >= x[0] and y[1] >= x[1] and y[2] >= x[2] for y in found)
+    ]
+    return tuple(sorted(best))
+
+
+def shanten(counts: Sequence[int], n_melds: int = 0) -> int:
+    """Standard (sets + pair) shanten of the concealed counts: -1 complete, 0 ready, and so on."""
+    combos: set[tuple[int, int, int]] = {(0, 0, 0)}
+    for start in (*_SUIT_STARTS, _HONOUR_START):
+        end = start + (7 if start == _HONOUR_START else 9)
+        shape = tuple(counts[start:end])
+        if not any(shape):
+            continue
+        opts = _blocks(shape, start == _HONOUR_START)
+        combos = {(m + a, t + b, p | c) for m, t, p in combos for a, b, c in opts if not (p and c)}
+    need = 4 - n_melds
+    best = 8
+    for m, t, p in combos:
+        m = min(m, need)
+        t = min(t, need - m)
+        best = min(best, 8 - 2 * n_melds - 2 * m - t - p)
+    return best
