@@ -23,6 +23,7 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/python manage.py makemigrations --check --dry-run >/dev/null
 	$(BIN)/python -m pytest -q
+	bash scripts/multiprocess.sh
 
 lint: setup
 	$(BIN)/ruff check --fix .

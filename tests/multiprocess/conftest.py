@@ -1,0 +1,39 @@
+"""Fixtures for the multi-process suite: two daphne processes, one PostgreSQL database, one Redis.
+
+This suite runs as its own pytest invocation (`bash scripts/multiprocess.sh`); the main run ignores
+it. A missing service is an error here, never a skip: the script decides whether to run at all.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.multiprocess.cluster import Cluster
+
+
+@pytest.fixture(scope="session")
+def cluster(tmp_path_factory) -> Cluster:
+    """Two daphne processes (each running the game clock) against a fresh database."""
+    log_dir = tmp_path_factory.mktemp("daphne-logs")
+    cluster = Cluster.create(size=2, log_dir=log_dir, extra_env={"GAME_CLOCK_INTERVAL": "0.05"})
+    yield cluster
+    cluster.close()
+
+
+@pytest.fixture
+def servers(cluster: Cluster, request):
+    """Both servers running at the start of the test (a test may kill one); logs shown on failure."""
+    cluster.ensure_running()
+    yield cluster.servers
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        for server in cluster.servers:
+            print(f"--- {server.name} (port {server.port}) log tail ---\n{server.log_tail()}")
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.rep_call = report
+    return report
