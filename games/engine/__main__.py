@@ -1,0 +1,50 @@
+"""`python -m games.engine score FILE.json` | `python -m games.engine simulate --hands N --seed S`.
+
+Bad arguments or a malformed input: one line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _score(args: argparse.Namespace) -> int:
+    from .score_cmd import CaseError, run_score
+
+    try:
+        run_score(args.file, sys.stdout)
+    except CaseError as exc:
+        print(f"score: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from .simulate import main_simulate
+
+    return main_simulate(args) or 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine", description="Shanghai Mahjong engine tools"
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    score = sub.add_parser("score", help="score every case of a vector file, one JSON line each")
+    score.add_argument("file", help="JSON list of cases (shared/rules/vectors format)")
+    score.set_defaults(func=_score)
+    simulate = sub.add_parser("simulate", help="play bot hands end to end")
+    simulate.add_argument("--hands", type=int, default=100)
+    simulate.add_argument("--seed", default=None)
+    simulate.set_defaults(func=_simulate)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+"""Scoring: `WinContext` -> `WinScore` per preset, and settlement of a hand into payments.
+
+One shared core (`core.py`) and one small module per preset (`standard.py`). The turn machine calls
+`is_legal_win` on every discard and `winning_tiles` for 听牌 hints and the 承包 "ready" test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..hand import waits
+from ..melds import Meld
+from ..rules import Rules
+from . import standard
+from .core import (
+    FEATURES,
+    PATTERNS,
+    WIN_KINDS,
+    ScoringError,
+    WinContext,
+    WinScore,
+    qualifies,
+    settle,
+    shares_for,
+)
+
+__all__ = [
+    "FEATURES",
+    "PATTERNS",
+    "WIN_KINDS",
+    "ScoringError",
+    "WinContext",
+    "WinScore",
+    "is_legal_win",
+    "score_win",
+    "settle",
+    "shares_for",
+    "winning_tiles",
+]
+
+_SCORERS = {"standard": standard.score}
+
+
+def _require_preset(rules: Rules) -> None:
+    if rules.preset not in _SCORERS:
+        raise ScoringError(f"scoring for preset {rules.preset!r} is not implemented yet (only 'standard')")
+
+
+def score_win(ctx: WinContext, rules: Rules) -> WinScore:
+    """Score one win; a hand that is not complete or does not qualify gets legal=False, pattern None."""
+    _require_preset(rules)
+    return _SCORERS[rules.preset](ctx, rules)
+
+
+def is_legal_win(concealed_with_tile_counts: Sequence[int], melds: Sequence[Meld], rules: Rules) -> bool:
+    """Complete and qualifying (§5): the check the turn machine runs on every discard."""
+    _require_preset(rules)
+    return qualifies(concealed_with_tile_counts, melds)
+
+
+def winning_tiles(concealed_counts_13: Sequence[int], melds: Sequence[Meld], rules: Rules) -> list[int]:
+    """Tiles that would give a legal win (a fifth copy, counting the melds, is never listed)."""
+    _require_preset(rules)
+    used = list(concealed_counts_13)
+    for meld in melds:
+        for tile in meld.tiles:
+            used[tile] += 1
+    work = list(concealed_counts_13)
+    out = []
+    for tile in waits(concealed_counts_13):
+        if used[tile] >= 4:
+            continue
+        work[tile] += 1
+        if qualifies(work, melds):
+            out.append(tile)
+        work[tile] -= 1
+    return out

@@ -1,0 +1,348 @@
+"""The shared core of scoring: the win's context, its score, the hand analysis every preset needs,
+and settlement of a whole hand into payments (SHANGHAI_RULES.md §5-§7).
+
+A preset module (`standard.py`, …) turns a `WinContext` into a `WinScore`; `settle` then turns the
+hand's wins into four payments, applying who-pays, 承包 and the per-payer loss cap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..hand import is_standard_complete, splits
+from ..melds import Meld
+from ..rules import Rules
+from ..tiles import FLOWER_BASE, N_CODES, N_KINDS, code_to_str, is_dragon, is_honour, is_wind, to_counts
+
+WIN_KINDS = ("discard", "self_draw", "rob_kong", "kong_replacement", "flower_replacement", "eight_flowers")
+SELF_DRAWN = frozenset({"self_draw", "kong_replacement", "flower_replacement", "eight_flowers"})
+REPLACEMENT = frozenset({"kong_replacement", "flower_replacement"})
+# The qualifying patterns in the order of the §5 table (八花齐 is a separate fixed hand).
+PATTERNS = ("pengpeng", "hunyise", "qingyise", "hunpeng", "qingpeng", "fengyise", "fengpeng")
+FEATURES = ("dadiaoche", "gangkai", "haidi", "huangfan", "kaibao", "menqing", "qianggang")
+
+_ZERO_FEEDS = ((0, 0, 0, 0),) * 4
+
+
+class ScoringError(ValueError):
+    """A win context that cannot describe a real hand."""
+
+
+def _seat(value: Any, what: str) -> int:
+    if type(value) is not int or not 0 <= value <= 3:
+        raise ScoringError(f"{what} must be a seat 0-3; got {value!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """Everything scoring needs about one win; mirrors a case of shared/rules/vectors."""
+
+    winner: int
+    win: str
+    concealed: tuple[int, ...]
+    winning_tile: int | None
+    melds: tuple[Meld, ...] = ()
+    flowers: tuple[int, ...] = ()
+    from_seat: int | None = None
+    dealer: int = 0
+    dice: tuple[int, int] = (2, 5)
+    huangfan: int = 0
+    stake: int = 1
+    feeds: tuple[tuple[int, ...], ...] = _ZERO_FEEDS
+    ready: tuple[bool, bool, bool, bool] = (False,) * 4
+    last_tile: bool = False
+    first_go_round: bool = False
+
+    def __post_init__(self) -> None:
+        _seat(self.winner, "winner")
+        _seat(self.dealer, "dealer")
+        if self.win not in WIN_KINDS:
+            raise ScoringError(f"win must be one of {', '.join(WIN_KINDS)}; got {self.win!r}")
+        if self.win in ("discard", "rob_kong"):
+            _seat(self.from_seat, f"the {self.win} win's from seat")
+            if self.from_seat == self.winner:
+                raise ScoringError("a player cannot win on their own discard or kong")
+        elif self.from_seat is not None:
+            raise ScoringError(f"a {self.win} win has no from seat; got {self.from_seat!r}")
+        if any(type(t) is not int or not 0 <= t < N_KINDS for t in self.concealed):
+            raise ScoringError("concealed tiles must be suit or honour codes")
+        if any(type(t) is not int or not FLOWER_BASE <= t < N_CODES for t in self.flowers):
+            raise ScoringError("flowers must be flower codes")
+        if len(set(self.flowers)) != len(self.flowers):
+            raise ScoringError("each flower exists once")
+        if not all(isinstance(m, Meld) for m in self.melds):
+            raise ScoringError("melds must be Meld values")
+        if self.win == "eight_flowers":
+            if self.winning_tile is not None:
+                raise ScoringError("an eight-flowers win has no winning tile")
+            size_ok = len(self.concealed) + 3 * len(self.melds) in (13, 14)
+        else:
+            if type(self.winning_tile) is not int or not 0 <= self.winning_tile < N_KINDS:
+                raise ScoringError(f"winning tile must be a suit or honour code; got {self.winning_tile!r}")
+            size_ok = len(self.concealed) + 3 * len(self.melds) == 13
+        if not size_ok:
+            raise ScoringError(
+                f"hand size is wrong: {len(self.concealed)} concealed tiles and {len(self.melds)} melds"
+            )
+        copies = to_counts(self.all_tiles())
+        if max(copies) > 4:
+            raise ScoringError(f"more than 4 copies of {code_to_str(copies.index(max(copies)))}")
+        if len(self.dice) != 2 or any(type(d) is not int or not 1 <= d <= 6 for d in self.dice):
+            raise ScoringError(f"dice must be two ints 1-6; got {self.dice!r}")
+        if type(self.huangfan) is not int or self.huangfan < 0:
+            raise ScoringError(f"huangfan must be a non-negative int; got {self.huangfan!r}")
+        if type(self.stake) is not int or self.stake <= 0:
+            raise ScoringError(f"stake must be a positive int; got {self.stake!r}")
+        if len(self.feeds) != 4 or any(
+            len(row) != 4 or any(type(x) is not int or x < 0 for x in row) for row in self.feeds
+        ):
+            raise ScoringError("feeds must be a 4x4 matrix of non-negative ints")
+        if len(self.ready) != 4 or any(type(r) is not bool for r in self.ready):
+            raise ScoringError("ready must be 4 booleans")
+
+    def all_tiles(self) -> list[int]:
+        """Concealed tiles, winning tile and meld tiles (no flowers)."""
+        tiles = list(self.concealed)
+        if self.winning_tile is not None:
+            tiles.append(self.winning_tile)
+        for meld in self.melds:
+            tiles.extend(meld.tiles)
+        return tiles
+
+    def concealed_counts(self) -> list[int]:
+        """Counts of the concealed part including the winning tile."""
+        tiles = list(self.concealed)
+        if self.winning_tile is not None:
+            tiles.append(self.winning_tile)
+        return to_counts(tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class WinScore:
+    seat: int
+    win: str
+    from_seat: int | None
+    legal: bool
+    pattern: str | None
+    features: tuple[str, ...]
+    hua: int
+    value: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "win": self.win,
+            "from_seat": self.from_seat,
+            "legal": self.legal,
+            "pattern": self.pattern,
+            "features": list(self.features),
+            "hua": self.hua,
+            "value": self.value,
+        }
+
+
+# --- hand analysis shared by the presets ---------------------------------------------------------
+
+
+def hua_of(counts: Sequence[int], melds: Sequence[Meld], flowers: Sequence[int]) -> int:
+    """The 花 count of §6: flowers, kongs, and honour pongs (a concealed triplet counts as a pong)."""
+    hua = len(flowers)
+    for meld in melds:
+        tile = meld.tiles[0]
+        if meld.kind == "chow":
+            continue
+        concealed = meld.kind == "kong_concealed"
+        if is_dragon(tile):
+            hua += (4 if concealed else 3) if meld.is_kong else 2
+        elif is_wind(tile):
+            hua += (3 if concealed else 2) if meld.is_kong else 1
+        elif meld.is_kong:
+            hua += 2 if concealed else 1
+    for tile in range(27, N_KINDS):
+        if counts[tile] >= 3:
+            hua += 2 if is_dragon(tile) else 1
+    return hua
+
+
+def colour(counts: Sequence[int], melds: Sequence[Meld]) -> tuple[int, bool]:
+    """(number of suits present, whether honours are present) over the whole hand."""
+    suits = {t // 9 for t in range(27) if counts[t]}
+    honours = any(counts[27:N_KINDS])
+    for meld in melds:
+        tile = meld.tiles[0]
+        if is_honour(tile):
+            honours = True
+        else:
+            suits.add(tile // 9)
+    return len(suits), honours
+
+
+def pattern_of(n_suits: int, honours: bool, pengpeng: bool) -> str | None:
+    """The qualifying pattern of a standard-complete reading, or None for a plain hand."""
+    if n_suits == 0:
+        return "fengpeng" if pengpeng else "fengyise"
+    if n_suits == 1:
+        if honours:
+            return "hunpeng" if pengpeng else "hunyise"
+        return "qingpeng" if pengpeng else "qingyise"
+    return "pengpeng" if pengpeng else None
+
+
+def candidate_patterns(counts: Sequence[int], melds: Sequence[Meld]) -> list[str]:
+    """Every pattern some reading of the hand qualifies for (empty: the hand does not win).
+
+    Only 碰碰胡 depends on how the concealed tiles are split, so the readings reduce to "some split is
+    all pongs" and "some split has a chow"; an all-honours hand with no split is 风一色 (乱风向).
+    """
+    n_suits, honours = colour(counts, melds)
+    melds_pong = all(m.kind != "chow" for m in melds)
+    readings = {melds_pong and all(kind == "pong" for kind, _ in sets) for sets, _ in splits(counts)}
+    out = []
+    for pengpeng in sorted(readings):
+        pattern = pattern_of(n_suits, honours, pengpeng)
+        if pattern is not None:
+            out.append(pattern)
+    if not readings and n_suits == 0 and sum(counts) % 3 == 2:
+        out.append("fengyise")
+    return out
+
+
+def _pengpeng_possible(counts: Sequence[int]) -> bool:
+    pairs = 0
+    for c in counts:
+        if c == 2:
+            pairs += 1
+        elif c == 1 or c == 4:
+            return False
+    return pairs == 1
+
+
+def qualifies(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
+    """Complete and one of the §5 patterns (standard and lazi); the fast path for the turn machine."""
+    if sum(counts) % 3 != 2:
+        return False
+    n_suits, _ = colour(counts, melds)
+    if n_suits == 0:
+        return True  # all honours: 风一色 in any arrangement, 风碰 when split into pongs
+    if not is_standard_complete(counts):
+        return False
+    if n_suits == 1:
+        return True
+    return all(m.kind != "chow" for m in melds) and _pengpeng_possible(counts)
+
+
+def kaibao(dice: tuple[int, int]) -> bool:
+    """开宝: the hand's dice are a double, or 1 and 4."""
+    return dice[0] == dice[1] or sorted(dice) == [1, 4]
+
+
+def menqing(melds: Sequence[Meld]) -> bool:
+    return not any(m.is_exposed for m in melds)
+
+
+def dadiaoche(ctx: WinContext) -> bool:
+    """大吊车: every other set declared, one tile held, and the win on its pair."""
+    return len(ctx.concealed) == 1 and ctx.winning_tile == ctx.concealed[0]
+
+
+# --- settlement ----------------------------------------------------------------------------------
+
+
+def partners_of(winner: int, feeds: Sequence[Sequence[int]]) -> dict[int, int]:
+    """承包 partners of the winner with their multiplicity (2 when both directions reach 3 feeds)."""
+    out = {}
+    for other in range(4):
+        if other != winner:
+            times = (feeds[winner][other] >= 3) + (feeds[other][winner] >= 3)
+            if times:
+                out[other] = times
+    return out
+
+
+def _ordinary_shares(ctx: WinContext, rules: Rules) -> dict[int, int]:
+    others = [s for s in range(4) if s != ctx.winner]
+    if ctx.win == "rob_kong":
+        return {ctx.from_seat: 3}
+    if ctx.win in SELF_DRAWN:
+        return dict.fromkeys(others, 1)
+    if rules.payment == "chu_chong":
+        return {s: 2 if s == ctx.from_seat else 1 for s in others}
+    if rules.payment == "bao_chong":
+        return {ctx.from_seat: 3}
+    return {ctx.from_seat: 1}
+
+
+def _chengbao_shares(ctx: WinContext, partner: int, times: int, co_winner: bool) -> dict[int, int]:
+    """Shares owed under 承包 (§7) for one partner; `co_winner`: the partner won on the same discard."""
+    d = ctx.from_seat
+    if co_winner:
+        return {d: (1 if ctx.ready[d] else 2) * times}
+    if ctx.win == "rob_kong":
+        if partner == d:
+            return {d: 3 * times}
+        return {d: 3, partner: 3 * times}
+    if ctx.win in SELF_DRAWN:
+        return {partner: 5 * times}
+    if partner == d:
+        return {d: 2 * times}
+    if not ctx.ready[d]:
+        return {d: 2 * times}
+    return {d: times, partner: times}
+
+
+def shares_for(ctx: WinContext, rules: Rules, co_winners: Sequence[int] = ()) -> dict[int, int]:
+    """Who pays how many shares for one win.
+
+    With several partners each is settled as §7 says and, where two of those settlements ask the
+    same seat to pay, that seat pays the larger amount once (a discarder or konger is not charged
+    again for every partner). `co_winners` are other seats that won on the same discard.
+    """
+    partners = partners_of(ctx.winner, ctx.feeds)
+    if not partners:
+        return _ordinary_shares(ctx, rules)
+    owed: dict[int, int] = {}
+    for partner, times in partners.items():
+        part = _chengbao_shares(ctx, partner, times, partner in co_winners and ctx.win == "discard")
+        for seat, n in part.items():
+            owed[seat] = max(owed.get(seat, 0), n)
+    return owed
+
+
+def settle(wins: Sequence[tuple[WinContext, WinScore]], rules: Rules) -> list[int]:
+    """Payments of the whole hand: four ints summing to zero.
+
+    Each legal win is settled on its own (shares × its value, the stake already in the value), then
+    the loss cap limits what each payer hands over in total. **Choice** when one payer owes several
+    winners more than the cap: the winners are paid in turn order from the payer, nearest first.
+    """
+    legal = [(ctx, score) for ctx, score in wins if score.legal]
+    discard_winners: dict[int, list[int]] = {}
+    for ctx, _ in legal:
+        if ctx.win == "discard":
+            discard_winners.setdefault(ctx.from_seat, []).append(ctx.winner)
+    debts: dict[int, dict[int, int]] = {s: {} for s in range(4)}
+    stake = 1
+    for ctx, score in legal:
+        stake = ctx.stake
+        co = (
+            [w for w in discard_winners.get(ctx.from_seat, []) if w != ctx.winner]
+            if ctx.win == "discard"
+            else []
+        )
+        for payer, n in shares_for(ctx, rules, co).items():
+            if payer != ctx.winner and n:
+                debts[payer][ctx.winner] = debts[payer].get(ctx.winner, 0) + n * score.value
+    cap = None if rules.hand_loss_cap_lezi is None else rules.hand_loss_cap_lezi * rules.lezi * stake
+    payments = [0, 0, 0, 0]
+    for payer, owed in debts.items():
+        left = cap
+        for winner in sorted(owed, key=lambda w: (w - payer) % 4):
+            amount = owed[winner] if left is None else min(owed[winner], left)
+            if left is not None:
+                left -= amount
+            payments[payer] -= amount
+            payments[winner] += amount
+    return payments
