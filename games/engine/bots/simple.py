@@ -1,0 +1,100 @@
+"""The `easy` bot: always wins when it can, otherwise plays a cheap, sensible hand.
+
+Shanghai needs a qualifying pattern (混一色 / 清一色 / 碰碰胡, §5), so the bot picks a target suit
+— the one it holds most of — and sheds the other suits first (isolated tiles first), then single
+honours, then edge tiles; among its few best candidates it keeps the discard with the lowest
+`hand.shanten`. It pongs honours and target-suit tiles, chows only in the target suit, and takes
+every kong. It reads only its own concealed tiles and public information.
+"""
+
+from __future__ import annotations
+
+from ..actions import Action
+from ..hand import shanten
+
+_CANDIDATES = 2
+
+
+def _target_suit(counts: list[int], melds) -> int:
+    totals = [sum(counts[s * 9 : s * 9 + 9]) for s in range(3)]
+    for meld in melds:
+        first = meld.tiles[0]
+        if first < 27:
+            totals[first // 9] += 3
+    return max(range(3), key=lambda s: (totals[s], -s))
+
+
+def _isolation(counts: list[int], tile: int) -> int:
+    """Higher is more useful: copies and suit neighbours held."""
+    n = counts[tile]
+    score = 3 * (n - 1)
+    if tile < 27:
+        rank = tile % 9
+        for d in (-2, -1, 1, 2):
+            if 0 <= rank + d <= 8 and counts[tile + d]:
+                score += 2 if abs(d) == 1 else 1
+        if rank in (0, 8):
+            score -= 1
+    return score
+
+
+class SimpleBot:
+    level = "easy"
+
+    def choose(self, state, seat: int) -> Action:
+        legal = state.legal_actions(seat)
+        if not legal:
+            raise ValueError(f"seat {seat} has nothing to do")
+        by_kind: dict[str, list[Action]] = {}
+        for action in legal:
+            by_kind.setdefault(action.kind, []).append(action)
+        for kind in ("self_win", "win"):
+            if kind in by_kind:
+                return by_kind[kind][0]
+        counts = state.counts[seat]
+        melds = state.melds[seat]
+        target = _target_suit(counts, melds)
+        if state.phase != "turn":
+            return self._claim(by_kind, target)
+        for kind in ("concealed_kong", "added_kong"):
+            if kind in by_kind:
+                return by_kind[kind][0]
+        return self._discard(by_kind["discard"], counts, melds, target)
+
+    @staticmethod
+    def _claim(by_kind: dict[str, list[Action]], target: int) -> Action:
+        for kind in ("exposed_kong", "pong"):
+            for action in by_kind.get(kind, ()):
+                if action.tile >= 27 or action.tile // 9 == target:
+                    return action
+        for action in by_kind.get("chow", ()):
+            if action.tile // 9 == target:
+                return action
+        return by_kind["pass"][0]
+
+    @staticmethod
+    def _discard(discards: list[Action], counts: list[int], melds, target: int) -> Action:
+        def badness(action: Action) -> tuple[int, int, int]:
+            tile = action.tile
+            if tile >= 27:
+                group = 1 if counts[tile] == 1 else 3
+            elif tile // 9 != target:
+                group = 0
+            else:
+                group = 2
+            return (group, _isolation(counts, tile), -tile)
+
+        ranked = sorted(discards, key=badness)
+        best = ranked[0]
+        if badness(best)[0] >= 2:
+            n_melds = len(melds)
+            best_sh = None
+            for action in ranked[:_CANDIDATES]:
+                counts[action.tile] -= 1
+                try:
+                    sh = shanten(counts, n_melds)
+                finally:
+                    counts[action.tile] += 1
+                if best_sh is None or sh < best_sh:
+                    best, best_sh = action, sh
+        return best

@@ -1,0 +1,767 @@
+"""`GameState`: one hand of Shanghai Mahjong — the turn machine of SHANGHAI_RULES.md §2–§4.
+
+Concealed tiles live in 34-count arrays (`counts[seat]`), flowers apart; melds, rivers and the
+wall are plain lists. `legal_actions` is cached until the next `apply`, and `apply` validates an
+action by membership in that list before it touches anything, so a refused action leaves the
+state exactly as it was. Scoring is not done here: a win builds a `WinContext` per winner and
+calls `score_win` / `settle`.
+
+Serialisation is a replay: `to_json` stores how the hand began (seed, or the hand-built setup of
+`from_setup`) and the action log; `from_json` folds `apply` over it, which reproduces the state
+exactly because everything else is derived from the seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import CLAIM_KINDS, TURN_KINDS, Action, Event, RuleError
+from .melds import Meld
+from .result import HandResult, next_dealer, next_huangfan
+from .rules import Rules
+from .scoring import WinContext, is_legal_win, score_win, settle, winning_tiles
+from .tiles import (
+    FLOWER_BASE,
+    N_CODES,
+    N_FLOWERS,
+    N_KINDS,
+    WINDS,
+    NotationError,
+    check_counts,
+    code_to_str,
+    format_tiles,
+    parse_tiles,
+)
+from .wall import Wall, check_seed, commitment, new_seed, roll_dice, shuffled_wall
+
+SELF_DRAWN = ("self_draw", "kong_replacement", "flower_replacement", "eight_flowers")
+
+
+class RiverTile:
+    """One discard; `claimed` is set when someone chowed, ponged or konged it."""
+
+    __slots__ = ("tile", "claimed")
+
+    def __init__(self, tile: int, claimed: bool = False) -> None:
+        self.tile = tile
+        self.claimed = claimed
+
+    def to_json(self) -> dict:
+        return {"tile": code_to_str(self.tile), "claimed": self.claimed}
+
+
+def _tiles_json(codes) -> list[str]:
+    return [code_to_str(c) for c in codes]
+
+
+def _has_neighbour(counts: list[int], tile: int) -> bool:
+    rank = tile % 9
+    base = tile - rank
+    return any(counts[base + r] for r in range(max(0, rank - 2), min(8, rank + 2) + 1))
+
+
+def _counts_to_tiles(counts: list[int]) -> list[int]:
+    out: list[int] = []
+    for code in range(N_KINDS):
+        n = counts[code]
+        if n:
+            out.extend([code] * n)
+    return out
+
+
+class GameState:
+    """One hand. Build with `new` (shuffled from a seed) or `from_setup` (hands written by hand)."""
+
+    # ------------------------------------------------------------------ construction
+
+    def __init__(self) -> None:  # use new / from_setup / from_json
+        self.actions: list[Action] = []
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules | None = None,
+        dealer: int = 0,
+        huangfan: int = 0,
+        stake: int = 1,
+        seed: str | None = None,
+    ) -> GameState:
+        seed = new_seed() if seed is None else check_seed(seed)
+        state = cls()
+        state._setup = None
+        state._begin(rules or Rules(), dealer, huangfan, stake, seed, shuffled_wall(seed), roll_dice(seed))
+        held = [[] for _ in range(4)]
+        order = [(dealer + i) % 4 for i in range(4)]
+        for seat in order:
+            held[seat] = [state._wall.draw_head() for _ in range(13)]
+        held[dealer].append(state._wall.draw_head())
+        state._deal(held)
+        return state
+
+    @classmethod
+    def from_setup(
+        cls,
+        hands: list[str],
+        wall: str,
+        dealer: int = 0,
+        rules: Rules | None = None,
+        huangfan: int = 0,
+        stake: int = 1,
+        dice: tuple[int, int] = (2, 5),
+        seed: str = "0" * 64,
+    ) -> GameState:
+        """A hand from notation (for tests and puzzles): `hands[seat]` as dealt (the dealer's 14,
+        flowers allowed — they are replaced at the deal), `wall` in head-to-tail order."""
+        try:
+            held = [parse_tiles(h) for h in hands]
+            wall_tiles = parse_tiles(wall)
+        except NotationError as exc:
+            raise RuleError("bad_action", f"bad setup: {exc}") from None
+        if len(held) != 4:
+            raise RuleError("bad_action", "a setup needs four hands")
+        for seat, tiles in enumerate(held):
+            want = 14 if seat == dealer else 13
+            if len(tiles) != want:
+                raise RuleError("bad_action", f"seat {seat} needs {want} tiles, has {len(tiles)}")
+        try:
+            check_counts([t for h in held for t in h] + wall_tiles)
+        except NotationError as exc:
+            raise RuleError("bad_action", f"bad setup: {exc}") from None
+        state = cls()
+        state._setup = {"hands": list(hands), "wall": wall, "dice": list(dice)}
+        state._begin(rules or Rules(), dealer, huangfan, stake, check_seed(seed), wall_tiles, tuple(dice))
+        state._deal(held)
+        return state
+
+    def _begin(self, rules, dealer, huangfan, stake, seed, wall_tiles, dice) -> None:
+        if type(dealer) is not int or not 0 <= dealer < 4:
+            raise RuleError("bad_action", "dealer must be a seat 0–3")
+        if type(huangfan) is not int or huangfan < 0 or type(stake) is not int or stake < 1:
+            raise RuleError("bad_action", "huangfan must be ≥ 0 and stake ≥ 1 (integers)")
+        self.rules = rules
+        self.dealer = dealer
+        self.huangfan = huangfan
+        self.stake = stake
+        self.seed = seed
+        self.dice = dice
+        self.wall_tiles = tuple(wall_tiles)
+        self.commitment = commitment(seed, list(wall_tiles))
+        self._wall = Wall(list(wall_tiles))
+        self.counts = [[0] * N_KINDS for _ in range(4)]
+        self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self.flowers: list[list[int]] = [[] for _ in range(4)]
+        self.rivers: list[list[RiverTile]] = [[] for _ in range(4)]
+        self.feeds = [[0] * 4 for _ in range(4)]
+        self.missed: list[set[int]] = [set() for _ in range(4)]
+        self.phase = "turn"
+        self.current_seat = dealer
+        self.drawn_tile: int | None = None
+        self.last_discard: int | None = None
+        self.result: HandResult | None = None
+        self._last_in = [None] * 4  # the tile that last entered each hand (a win tile for 天胡)
+        self._draw_kind: str | None = None  # "kong_replacement" / "flower_replacement" after such draws
+        self._must_discard = False  # after a chow or pong
+        self._claimed_any = False  # any chow / pong / kong so far (first go-round)
+        self._n_discards = 0
+        self._waits: list[list[int] | None] = [None] * 4
+        self._win_memo: list[dict[int, bool]] = [{} for _ in range(4)]
+        self._options: dict[int, list[Action]] = {}
+        self._answers: dict[int, Action] = {}
+        self._claim_tile: int | None = None
+        self._rob_meld: int | None = None
+        self._legal: dict[int, list[Action]] = {}
+
+    def _deal(self, held: list[list[int]]) -> None:
+        """§2: dealer first, in turn order, each seat replaces its flowers from the tail until none."""
+        order = [(self.dealer + i) % 4 for i in range(4)]
+        changed = True
+        while changed:
+            changed = False
+            for seat in order:
+                keep = [t for t in held[seat] if t < FLOWER_BASE]
+                for flower in (t for t in held[seat] if t >= FLOWER_BASE):
+                    changed = True
+                    self.flowers[seat].append(flower)
+                    if self._wall.empty:
+                        self._fill(held)
+                        self._end_draw()
+                        return
+                    keep.append(self._wall.draw_tail())
+                held[seat] = keep
+        self._fill(held)
+        for seat in order:
+            if len(self.flowers[seat]) == N_FLOWERS:
+                self._end_win([seat], "eight_flowers", None, None)
+                return
+
+    def _fill(self, held: list[list[int]]) -> None:
+        for seat in range(4):
+            for tile in held[seat]:
+                if tile < FLOWER_BASE:
+                    self.counts[seat][tile] += 1
+            if held[seat]:
+                self._last_in[seat] = held[seat][-1]
+
+    # ------------------------------------------------------------------ public reads
+
+    @property
+    def hands(self) -> list[list[int]]:
+        """Each seat's concealed tiles (sorted codes, the drawn tile included). Engine-side only."""
+        return [_counts_to_tiles(c) for c in self.counts]
+
+    @property
+    def wall_remaining(self) -> int:
+        return self._wall.remaining
+
+    def pending_seats(self) -> list[int]:
+        if self.phase == "turn":
+            return [self.current_seat]
+        if self.phase in ("claims", "rob"):
+            return [s for s in self._options if s not in self._answers]
+        return []
+
+    def winning_tiles(self, seat: int) -> list[int]:
+        """听牌 hints: tiles that would give `seat` a legal win (only for a 13-style hand)."""
+        w = self._waits[seat]
+        if w is None:
+            c = self.counts[seat]
+            w = winning_tiles(c, self.melds[seat], self.rules) if sum(c) % 3 == 1 else []
+            self._waits[seat] = w
+        return list(w)
+
+    def _can_win_on(self, seat: int, tile: int) -> bool:
+        """Would `tile` give `seat` a legal win? Memoised until the seat's hand changes.
+
+        A tile with no copy and no suit neighbour within two in the hand cannot complete it, which
+        rules out most discards before the (cheap, table-driven) `is_legal_win`.
+        """
+        memo = self._win_memo[seat]
+        ok = memo.get(tile)
+        if ok is None:
+            c = self.counts[seat]
+            ok = False
+            if c[tile] or (tile < 27 and _has_neighbour(c, tile)):
+                c[tile] += 1
+                try:
+                    ok = is_legal_win(c, self.melds[seat], self.rules)
+                finally:
+                    c[tile] -= 1
+            memo[tile] = ok
+        return ok
+
+    def _hand_changed(self, seat: int) -> None:
+        self._waits[seat] = None
+        self._win_memo[seat] = {}
+
+    # ------------------------------------------------------------------ legality
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        cached = self._legal.get(seat)
+        if cached is None:
+            cached = self._compute_legal(seat)
+            self._legal[seat] = cached
+        return list(cached)
+
+    def _compute_legal(self, seat: int) -> list[Action]:
+        if self.phase == "turn":
+            return self._turn_actions(seat) if seat == self.current_seat else []
+        if self.phase in ("claims", "rob"):
+            return [] if seat in self._answers else self._options.get(seat, [])
+        return []
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        c = self.counts[seat]
+        acts: list[Action] = []
+        if not self._must_discard:
+            if is_legal_win(c, self.melds[seat], self.rules):
+                acts.append(Action("self_win", seat))
+            for tile in range(N_KINDS):
+                if c[tile] == 4:
+                    acts.append(Action("concealed_kong", seat, tile))
+            for meld in self.melds[seat]:
+                if meld.kind == "pong" and c[meld.tiles[0]]:
+                    acts.append(Action("added_kong", seat, meld.tiles[0]))
+        for tile in range(N_KINDS):
+            if c[tile]:
+                acts.append(Action("discard", seat, tile))
+        return acts
+
+    def _claim_options(self, seat: int, tile: int, discarder: int) -> list[Action]:
+        acts: list[Action] = []
+        if tile not in self.missed[seat] and self._can_win_on(seat, tile):
+            acts.append(Action("win", seat, tile))
+        n = self.counts[seat][tile]
+        if n >= 2:
+            acts.append(Action("pong", seat, tile))
+            if n == 3:
+                acts.append(Action("exposed_kong", seat, tile))
+        if seat == (discarder + 1) % 4 and tile < 27:
+            c = self.counts[seat]
+            rank = tile % 9
+            for start in (tile - 2, tile - 1, tile):
+                low = rank - (tile - start)
+                if low < 0 or low > 6:
+                    continue
+                if all(c[t] for t in (start, start + 1, start + 2) if t != tile):
+                    acts.append(Action("chow", seat, start))
+        if acts:
+            acts.append(Action("pass", seat))
+        return acts
+
+    def _refuse(self, action: Action) -> RuleError:
+        """The most helpful error for an action that is not in `legal_actions`."""
+        seat, kind = action.seat, action.kind
+        if self.phase == "ended":
+            return RuleError("hand_over", "the hand is over")
+        if self.phase == "turn":
+            if seat != self.current_seat:
+                if kind in CLAIM_KINDS:
+                    return RuleError("claim_window_closed", "there is nothing to claim now")
+                return RuleError("not_your_turn", f"it is seat {self.current_seat}'s turn")
+            if kind == "self_win":
+                return RuleError("not_a_win", "this hand is not a legal win")
+            if (
+                kind in TURN_KINDS
+                and action.tile is not None
+                and (action.tile >= N_KINDS or not self.counts[seat][action.tile])
+            ):
+                return RuleError("tile_not_in_hand", f"{code_to_str(action.tile)} is not in your hand")
+            return RuleError("illegal_action", f"{action} is not allowed now")
+        if seat in self._answers:
+            return RuleError("already_answered", "you have already answered this claim")
+        if seat not in self._options:
+            if kind in CLAIM_KINDS:
+                return RuleError("claim_window_closed", "you have no claim on this tile")
+            return RuleError("not_your_turn", "others are answering a claim")
+        if kind in CLAIM_KINDS and kind != "chow" and action.tile not in (None, self._claim_tile):
+            return RuleError("claim_window_closed", "that claim is for an earlier tile")
+        if kind == "win":
+            if self._claim_tile in self.missed[seat] and self._can_win_on(seat, self._claim_tile):
+                return RuleError("missed_win", "you passed this tile earlier (漏胡) and cannot win on it yet")
+            return RuleError("not_a_win", "this tile does not give you a legal win")
+        return RuleError("illegal_action", f"{action} is not allowed now")
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, action: Action) -> list[Event]:
+        if not isinstance(action, Action):
+            raise RuleError("bad_action", "apply takes an Action")
+        if self.phase == "ended":
+            raise RuleError("hand_over", "the hand is over")
+        if type(action.seat) is not int or not 0 <= action.seat < 4:
+            raise RuleError("bad_action", f"no seat {action.seat!r}")
+        legal = self._legal.get(action.seat)
+        if legal is None:
+            legal = self._compute_legal(action.seat)
+        if action not in legal:
+            raise self._refuse(action)
+        events: list[Event] = []
+        self._legal = {}
+        self.actions.append(action)
+        kind = action.kind
+        if kind == "discard":
+            self._discard(action.seat, action.tile, events)
+        elif kind == "self_win":
+            self._self_win(action.seat, events)
+        elif kind == "concealed_kong":
+            self._concealed_kong(action.seat, action.tile, events)
+        elif kind == "added_kong":
+            self._added_kong(action.seat, action.tile, events)
+        else:
+            self._answer(action, events)
+        return events
+
+    def _discard(self, seat: int, tile: int, events: list[Event]) -> None:
+        self.counts[seat][tile] -= 1
+        self._hand_changed(seat)
+        self.rivers[seat].append(RiverTile(tile))
+        self.drawn_tile = None
+        self._draw_kind = None
+        self._must_discard = False
+        self.last_discard = tile
+        self._n_discards += 1
+        events.append(Event("discard", seat, tile))
+        options = {}
+        for i in (1, 2, 3):
+            other = (seat + i) % 4
+            acts = self._claim_options(other, tile, seat)
+            if acts:
+                options[other] = acts
+        if options:
+            self.phase = "claims"
+            self._options = options
+            self._answers = {}
+            self._claim_tile = tile
+            events.append(Event("claim_window", seat, tile, {"seats": sorted(options)}))
+        else:
+            self._next_turn((seat + 1) % 4, events)
+
+    def _next_turn(self, seat: int, events: list[Event]) -> None:
+        self.phase = "turn"
+        self.current_seat = seat
+        self._options = {}
+        self._answers = {}
+        self._claim_tile = None
+        self._draw(seat, None, events)
+
+    def _draw(self, seat: int, cause: str | None, events: list[Event]) -> None:
+        """Draw for `seat` (from the tail after a kong), replacing flowers from the tail."""
+        from_tail = cause == "kong"
+        kind = "kong_replacement" if from_tail else None
+        wall = self._wall
+        while True:
+            if wall.empty:
+                self._end_draw()
+                events.append(Event("exhaustive_draw"))
+                return
+            tile = wall.draw_tail() if from_tail else wall.draw_head()
+            if tile >= FLOWER_BASE:
+                self.flowers[seat].append(tile)
+                events.append(Event("flower", seat, tile))
+                if len(self.flowers[seat]) == N_FLOWERS:
+                    self._end_win([seat], "eight_flowers", None, None)
+                    events.append(Event("win", seat, tile, {"win": "eight_flowers"}))
+                    return
+                from_tail = True
+                kind = kind or "flower_replacement"
+                continue
+            break
+        self.counts[seat][tile] += 1
+        self._hand_changed(seat)
+        self.missed[seat].clear()
+        self.drawn_tile = tile
+        self._last_in[seat] = tile
+        self._draw_kind = kind
+        events.append(Event("draw", seat, tile))
+
+    def _self_win(self, seat: int, events: list[Event]) -> None:
+        tile = self.drawn_tile if self.drawn_tile is not None else self._last_in[seat]
+        win = self._draw_kind or "self_draw"
+        self._end_win([seat], win, None, tile)
+        events.append(Event("win", seat, tile, {"win": win}))
+
+    def _concealed_kong(self, seat: int, tile: int, events: list[Event]) -> None:
+        self.counts[seat][tile] -= 4
+        self._hand_changed(seat)
+        self.melds[seat].append(Meld("kong_concealed", (tile,) * 4))
+        self._claimed_any = True
+        self.drawn_tile = None
+        events.append(Event("meld", seat, tile, {"kind": "kong_concealed"}))
+        self._draw(seat, "kong", events)
+
+    def _added_kong(self, seat: int, tile: int, events: list[Event]) -> None:
+        self.counts[seat][tile] -= 1
+        self._hand_changed(seat)
+        self.drawn_tile = None
+        self._claimed_any = True
+        index = next(i for i, m in enumerate(self.melds[seat]) if m.kind == "pong" and m.tiles[0] == tile)
+        events.append(Event("added_kong_declared", seat, tile))
+        options = {}
+        for i in (1, 2, 3):
+            other = (seat + i) % 4
+            if tile not in self.missed[other] and self._can_win_on(other, tile):
+                options[other] = [Action("win", other, tile), Action("pass", other)]
+        self._rob_meld = index
+        if options:
+            self.phase = "rob"
+            self._options = options
+            self._answers = {}
+            self._claim_tile = tile
+            events.append(Event("rob_window", seat, tile, {"seats": sorted(options)}))
+        else:
+            self._finish_added_kong(seat, tile, events)
+
+    def _finish_added_kong(self, seat: int, tile: int, events: list[Event]) -> None:
+        old = self.melds[seat][self._rob_meld]
+        self.melds[seat][self._rob_meld] = Meld("kong_added", (tile,) * 4, old.from_seat, old.claimed)
+        self._rob_meld = None
+        self.phase = "turn"
+        self._options = {}
+        self._answers = {}
+        self._claim_tile = None
+        events.append(Event("meld", seat, tile, {"kind": "kong_added"}))
+        self._draw(seat, "kong", events)
+
+    def _answer(self, action: Action, events: list[Event]) -> None:
+        self._answers[action.seat] = action
+        events.append(Event("answer", action.seat, None, {"kind": action.kind}))
+        if len(self._answers) < len(self._options):
+            return
+        tile = self._claim_tile
+        origin = self.current_seat
+        for seat, acts in self._options.items():
+            if acts[0].kind == "win" and self._answers[seat].kind != "win":
+                self.missed[seat].add(tile)
+        order = [(origin + i) % 4 for i in (1, 2, 3)]
+        winners = [s for s in order if s in self._answers and self._answers[s].kind == "win"]
+        if self.phase == "rob":
+            if winners:
+                self._end_win(winners, "rob_kong", origin, tile)
+                events.append(Event("win", None, tile, {"win": "rob_kong", "seats": winners}))
+            else:
+                self._finish_added_kong(origin, tile, events)
+            return
+        if winners:
+            self._end_win(winners, "discard", origin, tile)
+            events.append(Event("win", None, tile, {"win": "discard", "seats": winners}))
+            return
+        chosen = None
+        for s in order:
+            if self._answers.get(s) and self._answers[s].kind in ("pong", "exposed_kong"):
+                chosen = self._answers[s]
+        if chosen is None:
+            for s in order:
+                if self._answers.get(s) and self._answers[s].kind == "chow":
+                    chosen = self._answers[s]
+        if chosen is None:
+            self._next_turn((origin + 1) % 4, events)
+        else:
+            self._claim(chosen, origin, tile, events)
+
+    def _claim(self, action: Action, origin: int, tile: int, events: list[Event]) -> None:
+        seat, kind = action.seat, action.kind
+        c = self.counts[seat]
+        if kind == "chow":
+            tiles = (action.tile, action.tile + 1, action.tile + 2)
+            for t in tiles:
+                if t != tile:
+                    c[t] -= 1
+            meld = Meld("chow", tiles, origin, tile)
+        elif kind == "pong":
+            c[tile] -= 2
+            meld = Meld("pong", (tile,) * 3, origin, tile)
+        else:
+            c[tile] -= 3
+            meld = Meld("kong_exposed", (tile,) * 4, origin, tile)
+        self.melds[seat].append(meld)
+        self.rivers[origin][-1].claimed = True
+        self.feeds[seat][origin] += 1
+        self._claimed_any = True
+        self._hand_changed(seat)
+        self.missed[seat].clear()
+        self.phase = "turn"
+        self.current_seat = seat
+        self._options = {}
+        self._answers = {}
+        self._claim_tile = None
+        self.drawn_tile = None
+        self._draw_kind = None
+        events.append(Event("meld", seat, tile, {"kind": meld.kind, "from": origin}))
+        if kind == "exposed_kong":
+            self._draw(seat, "kong", events)
+        else:
+            self._must_discard = True
+
+    # ------------------------------------------------------------------ the end
+
+    def _ready(self, seat: int) -> bool:
+        return bool(self.winning_tiles(seat))
+
+    def _end_draw(self) -> None:
+        self.phase = "ended"
+        self.drawn_tile = None
+        self.result = HandResult(
+            kind="draw",
+            winners=(),
+            payments=(0, 0, 0, 0),
+            dealer_next=next_dealer(self.dealer, [], None),
+            huangfan_next=next_huangfan(self.huangfan, True),
+            dice=self.dice,
+            seed=self.seed,
+            wall=self.wall_tiles,
+        )
+
+    def _end_win(self, winners: list[int], win: str, from_seat: int | None, tile: int | None) -> None:
+        ready = tuple(s not in winners and self._ready(s) for s in range(4))
+        feeds = tuple(tuple(row) for row in self.feeds)
+        pairs = []
+        for seat in winners:
+            concealed = _counts_to_tiles(self.counts[seat])
+            if win in ("self_draw", "kong_replacement", "flower_replacement") and tile in concealed:
+                concealed.remove(tile)
+            if win in ("discard", "rob_kong"):
+                first = not self._claimed_any and self._n_discards <= 4
+            else:
+                first = not self._claimed_any and not self.rivers[seat]
+            ctx = WinContext(
+                winner=seat,
+                win=win,
+                concealed=tuple(concealed),
+                winning_tile=tile,
+                melds=tuple(self.melds[seat]),
+                flowers=tuple(self.flowers[seat]),
+                from_seat=from_seat,
+                dealer=self.dealer,
+                dice=self.dice,
+                huangfan=self.huangfan,
+                stake=self.stake,
+                feeds=feeds,
+                ready=ready,
+                last_tile=win in SELF_DRAWN and self._wall.empty,
+                first_go_round=first,
+            )
+            pairs.append((ctx, score_win(ctx, self.rules)))
+        payments = settle(pairs, self.rules)
+        self.phase = "ended"
+        self.result = HandResult(
+            kind="win",
+            winners=tuple(score for _, score in pairs),
+            payments=tuple(payments),
+            dealer_next=next_dealer(self.dealer, winners, from_seat),
+            huangfan_next=next_huangfan(self.huangfan, False),
+            dice=self.dice,
+            seed=self.seed,
+            wall=self.wall_tiles,
+        )
+
+    # ------------------------------------------------------------------ helpers for callers
+
+    def timeout_action(self, seat: int) -> Action:
+        """A timeout discards the drawn tile (else the highest tile) in a turn, and passes a claim."""
+        legal = self.legal_actions(seat)
+        if not legal:
+            raise RuleError("not_your_turn", f"seat {seat} has nothing to answer")
+        if self.phase == "turn":
+            tile = self.drawn_tile
+            if tile is None or not self.counts[seat][tile]:
+                tile = max(t for t in range(N_KINDS) if self.counts[seat][t])
+            return Action("discard", seat, tile)
+        return Action("pass", seat)
+
+    def reveal(self) -> dict:
+        if self.phase != "ended":
+            raise RuleError("illegal_action", "the seed and wall are revealed only when the hand is over")
+        return {"seed": self.seed, "wall": format_tiles(self.wall_tiles), "commitment": self.commitment}
+
+    def census(self) -> list[int]:
+        """How many of each of the 42 codes are anywhere (hands, melds, flowers, rivers, wall, a
+        tile being robbed). A full hand always gives 4 of each kind and 1 of each flower."""
+        seen = [0] * N_CODES
+        for seat in range(4):
+            for code, n in enumerate(self.counts[seat]):
+                seen[code] += n
+            for meld in self.melds[seat]:
+                for t in meld.tiles:
+                    seen[t] += 1
+            for f in self.flowers[seat]:
+                seen[f] += 1
+            for r in self.rivers[seat]:
+                if not r.claimed:
+                    seen[r.tile] += 1
+        for t in self._wall.live():
+            seen[t] += 1
+        if self._rob_meld is not None:
+            seen[self._claim_tile if self._claim_tile is not None else self.last_discard] += 1
+        return seen
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None) -> dict:
+        """What one seat (or a spectator, `None`) may see: own tiles and public information only."""
+        if seat is not None and (type(seat) is not int or not 0 <= seat < 4):
+            raise RuleError("bad_action", f"no seat {seat!r}")
+        ended = self.phase == "ended"
+        seats = []
+        for s in range(4):
+            info = {
+                "seat": s,
+                "wind": code_to_str(WINDS[(s - self.dealer) % 4]),
+                "flowers": _tiles_json(self.flowers[s]),
+                "melds": [m.to_json() for m in self.melds[s]],
+                "river": [r.to_json() for r in self.rivers[s]],
+                "concealed_count": sum(self.counts[s]),
+            }
+            if ended:
+                info["hand"] = _tiles_json(_counts_to_tiles(self.counts[s]))
+            seats.append(info)
+        out: dict[str, Any] = {
+            "seat": seat,
+            "phase": self.phase,
+            "current_seat": self.current_seat,
+            "pending": self.pending_seats(),
+            "dealer": self.dealer,
+            "dice": list(self.dice),
+            "huangfan": self.huangfan,
+            "stake": self.stake,
+            "wall_remaining": self.wall_remaining,
+            "last_discard": None if self.last_discard is None else code_to_str(self.last_discard),
+            "claim_tile": None if self._claim_tile is None else code_to_str(self._claim_tile),
+            "commitment": self.commitment,
+            "seats": seats,
+        }
+        if seat is not None:
+            own = _counts_to_tiles(self.counts[seat])
+            drawn = self.drawn_tile if seat == self.current_seat and self.phase == "turn" else None
+            if drawn is not None and drawn in own:
+                own.remove(drawn)
+            out["hand"] = _tiles_json(own)
+            out["drawn"] = None if drawn is None else code_to_str(drawn)
+            out["legal_actions"] = [str(a) for a in self.legal_actions(seat)]
+            out["waits"] = _tiles_json(self.winning_tiles(seat)) if not ended else []
+            out["missed"] = _tiles_json(sorted(self.missed[seat]))
+        if ended:
+            out["result"] = self.result.to_json()
+            out["reveal"] = self.reveal()
+        return out
+
+    # ------------------------------------------------------------------ JSON and replay
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {
+            "rules": self.rules.to_json(),
+            "dealer": self.dealer,
+            "huangfan": self.huangfan,
+            "stake": self.stake,
+            "seed": self.seed,
+            "commitment": self.commitment,
+            "actions": [str(a) for a in self.actions],
+        }
+        if self._setup is not None:
+            out["setup"] = self._setup
+        return out
+
+    @classmethod
+    def from_json(cls, d: Any) -> GameState:
+        if not isinstance(d, dict):
+            raise RuleError("bad_action", "a saved game is a JSON object")
+        try:
+            rules = Rules.from_json(d["rules"])
+            if d.get("setup") is not None:
+                setup = d["setup"]
+                state = cls.from_setup(
+                    setup["hands"],
+                    setup["wall"],
+                    dealer=d["dealer"],
+                    rules=rules,
+                    huangfan=d["huangfan"],
+                    stake=d["stake"],
+                    dice=tuple(setup["dice"]),
+                    seed=d["seed"],
+                )
+            else:
+                state = cls.new(rules, d["dealer"], d["huangfan"], d["stake"], d["seed"])
+            actions = [Action.parse(a) for a in d["actions"]]
+        except RuleError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RuleError("bad_action", f"cannot read saved game: {exc}") from None
+        if d.get("commitment", state.commitment) != state.commitment:
+            raise RuleError("bad_action", "saved commitment does not match the seed")
+        for action in actions:
+            state.apply(action)
+        return state
+
+    @classmethod
+    def replay(
+        cls,
+        seed: str,
+        rules: Rules | None = None,
+        dealer: int = 0,
+        huangfan: int = 0,
+        stake: int = 1,
+        actions: list = (),
+    ) -> GameState:
+        state = cls.new(rules or Rules(), dealer, huangfan, stake, seed)
+        for action in actions:
+            state.apply(action if isinstance(action, Action) else Action.parse(action))
+        return state
