@@ -91,12 +91,6 @@ def is_complete(counts: Sequence[int]) -> bool:
     return is_all_honours(counts)
 
 
-def _suit_decompositions(
-    shape: tuple[int, ...], base: int, honours: bool
-) -> list[tuple[tuple[Set, ...], int]]:
-    return list(_decompose(shape, base, honours))
-
-
 @cache
 def _decompose(shape: tuple[int, ...], base: int, honours: bool) -> tuple[tuple[tuple[Set, ...], int], ...]:
     """Every way to read one suit as sets plus at most one pair; pair is -1 when there is none."""
