@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate = sub.add_parser("simulate", help="play bot hands end to end")
     simulate.add_argument("--hands", type=int, default=100)
     simulate.add_argument("--seed", default=None)
+    simulate.add_argument("--bots", default="easy,easy,easy,easy", help="four bot levels, comma-separated")
     simulate.set_defaults(func=_simulate)
     return parser
 

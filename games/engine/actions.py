@@ -87,12 +87,24 @@ class Action:
             raise RuleError("bad_action", f"{kind} takes no tile")
         return cls(kind, seat, tile)
 
+    @staticmethod
+    def of(kind: str, seat: int, tile: int | None = None) -> Action:
+        """An interned action: the engine builds thousands per hand, so each is made once."""
+        key = (kind, seat, tile)
+        action = _INTERNED.get(key)
+        if action is None:
+            action = _INTERNED[key] = Action(kind, seat, tile)
+        return action
+
     def to_json(self) -> str:
         return str(self)
 
     @classmethod
     def from_json(cls, data: Any) -> Action:
         return cls.parse(data)
+
+
+_INTERNED: dict[tuple[str, int, int | None], Action] = {}
 
 
 @dataclass(frozen=True, slots=True)

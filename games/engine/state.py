@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import CLAIM_KINDS, TURN_KINDS, Action, Event, RuleError
+from .hand import is_complete
 from .melds import Meld
 from .result import HandResult, next_dealer, next_huangfan
 from .rules import Rules
@@ -54,10 +55,16 @@ def _tiles_json(codes) -> list[str]:
     return [code_to_str(c) for c in codes]
 
 
+_NEIGHBOURS = tuple(
+    tuple(t - t % 9 + r for r in range(max(0, t % 9 - 2), min(8, t % 9 + 2) + 1)) if t < 27 else ()
+    for t in range(N_KINDS)
+)
+_DISCARDS = tuple(tuple(Action.of("discard", seat, t) for t in range(N_KINDS)) for seat in range(4))
+
+
 def _has_neighbour(counts: list[int], tile: int) -> bool:
-    rank = tile % 9
-    base = tile - rank
-    return any(counts[base + r] for r in range(max(0, rank - 2), min(8, rank + 2) + 1))
+    """A suit tile within two ranks of `tile` is held (the tile itself included)."""
+    return any(counts[t] for t in _NEIGHBOURS[tile])
 
 
 def _counts_to_tiles(counts: list[int]) -> list[int]:
@@ -139,6 +146,7 @@ class GameState:
         if type(huangfan) is not int or huangfan < 0 or type(stake) is not int or stake < 1:
             raise RuleError("bad_action", "huangfan must be ≥ 0 and stake ≥ 1 (integers)")
         self.rules = rules
+        self._complete_first = rules.preset != "home"
         self.dealer = dealer
         self.huangfan = huangfan
         self.stake = stake
@@ -243,11 +251,18 @@ class GameState:
             if c[tile] or (tile < 27 and _has_neighbour(c, tile)):
                 c[tile] += 1
                 try:
-                    ok = is_legal_win(c, self.melds[seat], self.rules)
+                    ok = self._legal_win(c, seat)
                 finally:
                     c[tile] -= 1
             memo[tile] = ok
         return ok
+
+    def _legal_win(self, counts: list[int], seat: int) -> bool:
+        """`is_legal_win`, behind the table-driven completeness test wherever that is necessary
+        (every preset but `home`, whose seven pairs are not sets-and-a-pair)."""
+        if self._complete_first and not is_complete(counts):
+            return False
+        return is_legal_win(counts, self.melds[seat], self.rules)
 
     def _hand_changed(self, seat: int) -> None:
         self._waits[seat] = None
@@ -271,30 +286,30 @@ class GameState:
 
     def _turn_actions(self, seat: int) -> list[Action]:
         c = self.counts[seat]
+        of = Action.of
+        table = _DISCARDS[seat]
+        discards = [table[t] for t in range(N_KINDS) if c[t]]
+        if self._must_discard:
+            return discards
         acts: list[Action] = []
-        if not self._must_discard:
-            if is_legal_win(c, self.melds[seat], self.rules):
-                acts.append(Action("self_win", seat))
-            for tile in range(N_KINDS):
-                if c[tile] == 4:
-                    acts.append(Action("concealed_kong", seat, tile))
-            for meld in self.melds[seat]:
-                if meld.kind == "pong" and c[meld.tiles[0]]:
-                    acts.append(Action("added_kong", seat, meld.tiles[0]))
-        for tile in range(N_KINDS):
-            if c[tile]:
-                acts.append(Action("discard", seat, tile))
+        if self._legal_win(c, seat):
+            acts.append(of("self_win", seat))
+        acts.extend(of("concealed_kong", seat, a.tile) for a in discards if c[a.tile] == 4)
+        for meld in self.melds[seat]:
+            if meld.kind == "pong" and c[meld.tiles[0]]:
+                acts.append(of("added_kong", seat, meld.tiles[0]))
+        acts.extend(discards)
         return acts
 
     def _claim_options(self, seat: int, tile: int, discarder: int) -> list[Action]:
         acts: list[Action] = []
         if tile not in self.missed[seat] and self._can_win_on(seat, tile):
-            acts.append(Action("win", seat, tile))
+            acts.append(Action.of("win", seat, tile))
         n = self.counts[seat][tile]
         if n >= 2:
-            acts.append(Action("pong", seat, tile))
+            acts.append(Action.of("pong", seat, tile))
             if n == 3:
-                acts.append(Action("exposed_kong", seat, tile))
+                acts.append(Action.of("exposed_kong", seat, tile))
         if seat == (discarder + 1) % 4 and tile < 27:
             c = self.counts[seat]
             rank = tile % 9
@@ -303,9 +318,9 @@ class GameState:
                 if low < 0 or low > 6:
                     continue
                 if all(c[t] for t in (start, start + 1, start + 2) if t != tile):
-                    acts.append(Action("chow", seat, start))
+                    acts.append(Action.of("chow", seat, start))
         if acts:
-            acts.append(Action("pass", seat))
+            acts.append(Action.of("pass", seat))
         return acts
 
     def _refuse(self, action: Action) -> RuleError:
@@ -460,7 +475,7 @@ class GameState:
         for i in (1, 2, 3):
             other = (seat + i) % 4
             if tile not in self.missed[other] and self._can_win_on(other, tile):
-                options[other] = [Action("win", other, tile), Action("pass", other)]
+                options[other] = [Action.of("win", other, tile), Action.of("pass", other)]
         self._rob_meld = index
         if options:
             self.phase = "rob"
@@ -625,8 +640,8 @@ class GameState:
             tile = self.drawn_tile
             if tile is None or not self.counts[seat][tile]:
                 tile = max(t for t in range(N_KINDS) if self.counts[seat][t])
-            return Action("discard", seat, tile)
-        return Action("pass", seat)
+            return Action.of("discard", seat, tile)
+        return Action.of("pass", seat)
 
     def reveal(self) -> dict:
         if self.phase != "ended":

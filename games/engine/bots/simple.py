@@ -16,12 +16,17 @@ _CANDIDATES = 2
 
 
 def _target_suit(counts: list[int], melds) -> int:
-    totals = [sum(counts[s * 9 : s * 9 + 9]) for s in range(3)]
+    totals = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
     for meld in melds:
         first = meld.tiles[0]
         if first < 27:
             totals[first // 9] += 3
-    return max(range(3), key=lambda s: (totals[s], -s))
+    best = 0
+    if totals[1] > totals[best]:
+        best = 1
+    if totals[2] > totals[best]:
+        best = 2
+    return best
 
 
 def _isolation(counts: list[int], tile: int) -> int:
@@ -74,27 +79,30 @@ class SimpleBot:
 
     @staticmethod
     def _discard(discards: list[Action], counts: list[int], melds, target: int) -> Action:
-        def badness(action: Action) -> tuple[int, int, int]:
+        groups: tuple[list[Action], ...] = ([], [], [], [])
+        for action in discards:
             tile = action.tile
             if tile >= 27:
-                group = 1 if counts[tile] == 1 else 3
+                groups[1 if counts[tile] == 1 else 3].append(action)
             elif tile // 9 != target:
-                group = 0
+                groups[0].append(action)
             else:
-                group = 2
-            return (group, _isolation(counts, tile), -tile)
-
-        ranked = sorted(discards, key=badness)
-        best = ranked[0]
-        if badness(best)[0] >= 2:
-            n_melds = len(melds)
-            best_sh = None
-            for action in ranked[:_CANDIDATES]:
-                counts[action.tile] -= 1
-                try:
-                    sh = shanten(counts, n_melds)
-                finally:
-                    counts[action.tile] += 1
-                if best_sh is None or sh < best_sh:
-                    best, best_sh = action, sh
+                groups[2].append(action)
+        level, group = next((i, g) for i, g in enumerate(groups) if g)
+        if len(group) == 1:
+            return group[0]
+        keyed = sorted((_isolation(counts, a.tile), -a.tile, a) for a in group)
+        ranked = [a for _, _, a in keyed]
+        if level < 2 or keyed[0][0] != keyed[1][0]:
+            return ranked[0]
+        n_melds = len(melds)
+        best, best_sh = ranked[0], None
+        for action in ranked[:_CANDIDATES]:
+            counts[action.tile] -= 1
+            try:
+                sh = shanten(counts, n_melds)
+            finally:
+                counts[action.tile] += 1
+            if best_sh is None or sh < best_sh:
+                best, best_sh = action, sh
         return best

@@ -1,0 +1,149 @@
+"""`python -m games.engine simulate`: bots play whole hands; every hand is checked as it ends.
+
+Four players (one bot each) move one seat on after every hand, while the dealer and the 荒番 count
+follow the rules (`HandResult.dealer_next` / `huangfan_next`). Hand `i`'s seed is
+`sha256(S + ":" + i)`, so a run is reproducible from `--seed S`. After every hand the 144 tiles
+must all be accounted for and the payments must sum to zero, or the run stops with an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from .bots import get_bot, levels
+from .rules import Rules
+from .state import GameState
+from .tiles import N_FLOWERS, N_KINDS
+
+FULL_CENSUS = [4] * N_KINDS + [1] * N_FLOWERS
+
+
+class SimulationError(RuntimeError):
+    """A hand broke an invariant (tiles not conserved, payments not zero-sum)."""
+
+
+def hand_seed(seed: str, index: int) -> str:
+    return hashlib.sha256(f"{seed}:{index}".encode()).hexdigest()
+
+
+def play_hand(state: GameState, bots: list, timings: list[float] | None = None) -> GameState:
+    """Let `bots[seat]` answer for each seat until the hand ends."""
+    clock = time.perf_counter
+    while state.phase != "ended":
+        seat = state.pending_seats()[0]
+        if timings is None:
+            action = bots[seat].choose(state, seat)
+        else:
+            start = clock()
+            action = bots[seat].choose(state, seat)
+            timings.append(clock() - start)
+        state.apply(action)
+    return state
+
+
+def check_hand(state: GameState, index: int) -> None:
+    if state.census() != FULL_CENSUS:
+        raise SimulationError(f"hand {index}: tiles not conserved (seed {state.seed})")
+    if sum(state.result.payments) != 0:
+        raise SimulationError(f"hand {index}: payments {state.result.payments} do not sum to zero")
+
+
+def simulate(
+    hands: int, seed: str, levels_by_player: list[str], rules: Rules | None = None
+) -> dict[str, Any]:
+    rules = rules or Rules()
+    bots = [get_bot(level) for level in levels_by_player]
+    stats = {
+        level: {"seat_hands": 0, "wins": 0, "deal_ins": 0, "gain": 0, "draws": 0}
+        for level in dict.fromkeys(levels_by_player)
+    }
+    patterns: Counter[str] = Counter()
+    features: Counter[str] = Counter()
+    draws = huangfan_hands = 0
+    timings: list[float] = []
+    dealer, huangfan = 0, 0
+    started = time.perf_counter()
+    for index in range(hands):
+        seat_of_player = [(player + index) % 4 for player in range(4)]
+        by_seat = [None] * 4
+        for player, seat in enumerate(seat_of_player):
+            by_seat[seat] = bots[player]
+        state = GameState.new(rules=rules, dealer=dealer, huangfan=huangfan, seed=hand_seed(seed, index))
+        play_hand(state, by_seat, timings)
+        check_hand(state, index)
+        result = state.result
+        huangfan_hands += huangfan > 0
+        drawn = result.kind == "draw"
+        draws += drawn
+        winners = {w.seat for w in result.winners}
+        dealt_in = {w.from_seat for w in result.winners if w.win == "discard"}
+        for w in result.winners:
+            patterns[w.pattern or "none"] += 1
+            features.update(w.features)
+        for player, seat in enumerate(seat_of_player):
+            row = stats[levels_by_player[player]]
+            row["seat_hands"] += 1
+            row["wins"] += seat in winners
+            row["deal_ins"] += seat in dealt_in
+            row["gain"] += result.payments[seat]
+            row["draws"] += drawn
+        dealer, huangfan = result.dealer_next, result.huangfan_next
+    elapsed = time.perf_counter() - started
+    timings.sort()
+    p99 = timings[min(len(timings) - 1, int(len(timings) * 0.99))] * 1000 if timings else 0.0
+    per_level = {}
+    for level, row in stats.items():
+        n = row["seat_hands"] or 1
+        per_level[level] = {
+            "seat_hands": row["seat_hands"],
+            "win_rate": round(row["wins"] / n, 4),
+            "deal_in_rate": round(row["deal_ins"] / n, 4),
+            "avg_gain": round(row["gain"] / n, 3),
+            "draw_rate": round(row["draws"] / n, 4),
+        }
+    return {
+        "hands": hands,
+        "seed": seed,
+        "bots": levels_by_player,
+        "wins_by_pattern": dict(sorted(patterns.items())),
+        "features": dict(sorted(features.items())),
+        "draws": draws,
+        "huangfan_hands": huangfan_hands,
+        "per_level": per_level,
+        "decision_p99_ms": round(p99, 3),
+        "hands_per_second": round(hands / elapsed, 1) if elapsed > 0 else None,
+    }
+
+
+def _fail(message: str) -> int:
+    print(f"simulate: {message}", file=sys.stderr)
+    return 2
+
+
+def main_simulate(args: Any) -> int:
+    """Run from parsed arguments (`hands`, `seed`, `bots`); print one JSON summary."""
+    hands = args.hands
+    if type(hands) is not int or hands < 1:
+        return _fail("--hands must be a positive integer")
+    seed = args.seed if args.seed is not None else secrets.token_hex(32)
+    if not isinstance(seed, str) or not seed:
+        return _fail("--seed must be a non-empty string")
+    names = [name.strip() for name in (getattr(args, "bots", None) or "easy,easy,easy,easy").split(",")]
+    if len(names) != 4:
+        return _fail("--bots needs four comma-separated levels, e.g. easy,easy,easy,easy")
+    unknown = [name for name in names if name not in levels()]
+    if unknown:
+        return _fail(f"unknown bot level {unknown[0]!r}; known: {', '.join(levels())}")
+    try:
+        summary = simulate(hands, seed, names)
+    except SimulationError as exc:
+        print(f"simulate: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(summary, ensure_ascii=False))
+    return 0
