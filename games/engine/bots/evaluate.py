@@ -1,0 +1,561 @@
+"""Pattern-aware hand evaluation for the bots.
+
+Under Shanghai rules only qualifying hands win (SHANGHAI_RULES.md §5), so plain shanten is the wrong
+measure: a hand one tile from an ordinary mixed hand is worthless. A bot instead measures the
+distance to each qualifying *plan*:
+
+- `HUN[s]`   one suit `s` plus honours, any sets (混一色; 清一色 if no honours end up in it)
+- `QING[s]`  one suit `s` only (清一色)
+- `PENG`     pongs and a pair, any tiles (碰碰胡)
+- `HUNPENG[s]` pongs and a pair in suit `s` plus honours (混碰 / 清碰)
+- `FENG`     honours only, any arrangement (风一色 / 风碰)
+
+Distances use the usual shanten convention over the concealed tiles: with `3n+1` tiles, 0 means
+ready (听牌); with `3n+2` tiles, -1 means complete. Tiles outside a plan simply count for nothing, so
+the distance already charges for replacing them.
+
+Hands are 34-count arrays (`tiles.to_counts`). The one-suit shanten reads a per-suit table of
+(sets, partial sets, pair) frontiers keyed by the suit's counts in base 5, filled lazily and shared
+by every bot in the process, so a discard decision costs dictionary look-ups, not a search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from games.engine.tiles import N_KINDS
+
+HUN = (0, 1, 2)
+QING = (3, 4, 5)
+HUNPENG = (6, 7, 8)
+PENG = 9
+FENG = 10
+ALL_PLANS = (*HUN, *QING, *HUNPENG, PENG, FENG)
+
+PLAN_NAMES = {
+    0: "hunyise-m",
+    1: "hunyise-p",
+    2: "hunyise-s",
+    3: "qingyise-m",
+    4: "qingyise-p",
+    5: "qingyise-s",
+    6: "hunpeng-m",
+    7: "hunpeng-p",
+    8: "hunpeng-s",
+    9: "pengpeng",
+    10: "fengyise",
+}
+
+HONOUR_CODES = tuple(range(27, 34))
+_POW5 = tuple(5**i for i in range(9))
+_NO_HONOURS = (0, 0)
+
+
+def plan_suit(plan: int) -> int | None:
+    """The suit a plan is tied to (0 m, 1 p, 2 s), or None for PENG and FENG."""
+    if plan < 9:
+        return plan % 3
+    return None
+
+
+def plan_allows(plan: int, code: int) -> bool:
+    """Whether a tile kind can belong to a hand finished under `plan`."""
+    if plan == PENG:
+        return True
+    if plan == FENG:
+        return code >= 27
+    suit = plan % 3
+    if code >= 27:
+        return plan not in QING
+    return code // 9 == suit
+
+
+def plan_is_pong_only(plan: int) -> bool:
+    return plan == PENG or plan in HUNPENG
+
+
+# --------------------------------------------------------------------------------------------
+# One suit: frontier of (sets, partial sets, pair) over the suit's counts, memoised by base-5 key.
+
+_FRONTIER: dict[int, tuple[tuple[int, int, int], ...]] = {0: ((0, 0, 0),)}
+
+
+def suit_key(counts: Sequence[int], suit: int) -> int:
+    """Base-5 key of one suit's nine counts (rank 1 is the lowest digit)."""
+    base = suit * 9
+    key = 0
+    for i in range(8, -1, -1):
+        key = key * 5 + counts[base + i]
+    return key
+
+
+def _pareto(options: Iterable[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
+    """Keep, per pair flag, the (sets, partials) options that no other option beats in both."""
+    kept: list[tuple[int, int, int]] = []
+    for m, t, h in sorted(set(options), reverse=True):
+        if not any(km >= m and kt >= t and kh == h for km, kt, kh in kept):
+            kept.append((m, t, h))
+    return tuple(kept)
+
+
+def suit_frontier(key: int) -> tuple[tuple[int, int, int], ...]:
+    """All useful ways to split one suit into sets, partial sets and at most one pair.
+
+    Returns (sets, partials, pair) triples where no other triple with the same pair flag has at
+    least as many sets and partials. A pair counts either as the hand's pair or as a partial set.
+    """
+    cached = _FRONTIER.get(key)
+    if cached is not None:
+        return cached
+    rest = key
+    i = 0
+    while rest % 5 == 0:
+        rest //= 5
+        i += 1
+    c = [(key // _POW5[j]) % 5 for j in range(9)]
+    p = _POW5[i]
+    options: list[tuple[int, int, int]] = []
+    # Leave one tile of rank i unused.
+    options.extend(suit_frontier(key - p))
+    if c[i] >= 3:
+        options.extend((m + 1, t, h) for m, t, h in suit_frontier(key - 3 * p))
+    if c[i] >= 2:
+        for m, t, h in suit_frontier(key - 2 * p):
+            options.append((m, t + 1, h))
+            if h == 0:
+                options.append((m, t, 1))
+    if i <= 7 and c[i + 1]:
+        q = _POW5[i + 1]
+        if i <= 6 and c[i + 2]:
+            r = _POW5[i + 2]
+            options.extend((m + 1, t, h) for m, t, h in suit_frontier(key - p - q - r))
+        options.extend((m, t + 1, h) for m, t, h in suit_frontier(key - p - q))
+    if i <= 6 and c[i + 2]:
+        options.extend((m, t + 1, h) for m, t, h in suit_frontier(key - p - _POW5[i + 2]))
+    result = _pareto(options)
+    _FRONTIER[key] = result
+    return result
+
+
+def honour_parts(counts: Sequence[int]) -> tuple[int, int]:
+    """(pongs, pairs) among the honours; honours never form sequences."""
+    pongs = pairs = 0
+    for code in HONOUR_CODES:
+        n = counts[code]
+        if n >= 3:
+            pongs += 1
+        elif n == 2:
+            pairs += 1
+    return pongs, pairs
+
+
+def _combine(frontier, honours: tuple[int, int], need: int) -> int:
+    """Shanten from a suit frontier plus honour (pongs, pairs), for `need` sets still to make."""
+    hm, hq = honours
+    best = 0
+    for m, t, h in frontier:
+        # (sets, partial sets, pair) for each place the hand's pair can come from.
+        if h:
+            choices = ((m + hm, t + hq, 1),)
+        else:
+            choices = [(m + hm, t + hq, 0)]
+            if hq:
+                choices.append((m + hm, t + hq - 1, 1))
+            elif hm:
+                choices.append((m + hm - 1, t, 1))
+        for sets, partial, head in choices:
+            if sets > need:
+                sets = need
+            room = need - sets
+            score = 2 * sets + (partial if partial < room else room) + head
+            if score > best:
+                best = score
+    return 2 * need - best
+
+
+def need_sets(n_concealed: int) -> int:
+    """Sets still to make in the concealed part: 13 or 14 tiles need 4, 10 or 11 need 3, …"""
+    return (n_concealed - 1) // 3 if n_concealed % 3 == 1 else (n_concealed - 2) // 3
+
+
+def one_suit_shanten(counts: Sequence[int], suit: int, with_honours: bool, need: int) -> int:
+    frontier = suit_frontier(suit_key(counts, suit))
+    return _combine(frontier, honour_parts(counts) if with_honours else _NO_HONOURS, need)
+
+
+def pong_shanten(counts: Sequence[int], allowed: Iterable[int], need: int) -> int:
+    """Distance to all pongs and one pair, using only the tile kinds in `allowed`."""
+    pongs = pairs = 0
+    for code in allowed:
+        n = counts[code]
+        if n >= 3:
+            pongs += 1
+        elif n == 2:
+            pairs += 1
+    head = 1 if pairs else 0
+    if not pairs and pongs > need:
+        head = 1
+        pongs -= 1
+    if pongs > need:
+        pongs = need
+    room = need - pongs
+    partial = pairs - head
+    return 2 * need - 2 * pongs - (partial if partial < room else room) - head
+
+
+def honours_shanten(counts: Sequence[int], n_concealed: int) -> int:
+    """Distance to an all-honour hand: every suited tile must be replaced."""
+    suited = n_concealed - sum(counts[27:34])
+    return suited if n_concealed % 3 == 1 else suited - 1
+
+
+_SUIT_RANGES = tuple(tuple(range(s * 9, s * 9 + 9)) for s in range(3))
+_PLAN_KINDS = {
+    **{plan: _SUIT_RANGES[plan % 3] + HONOUR_CODES for plan in HUN},
+    **{plan: _SUIT_RANGES[plan % 3] for plan in QING},
+    **{plan: _SUIT_RANGES[plan % 3] + HONOUR_CODES for plan in HUNPENG},
+    PENG: tuple(range(N_KINDS)),
+    FENG: HONOUR_CODES,
+}
+
+
+def plan_kinds(plan: int) -> tuple[int, ...]:
+    """The tile kinds a plan can use."""
+    return _PLAN_KINDS[plan]
+
+
+def shanten(plan: int, counts: Sequence[int], n_concealed: int | None = None) -> int:
+    """Distance of the concealed tiles `counts` to a finished hand under `plan`."""
+    if n_concealed is None:
+        n_concealed = sum(counts)
+    need = need_sets(n_concealed)
+    if plan == FENG:
+        return honours_shanten(counts, n_concealed)
+    if plan < 3:
+        formula = one_suit_shanten(counts, plan, True, need)
+    elif plan < 6:
+        formula = one_suit_shanten(counts, plan - 3, False, need)
+    else:
+        formula = pong_shanten(counts, _PLAN_KINDS[plan], need)
+    return max(formula, junk_bound(n_concealed - sum(counts[k] for k in _PLAN_KINDS[plan]), n_concealed))
+
+
+def junk_bound(junk: int, n_concealed: int) -> int:
+    """The least distance a hand with `junk` tiles outside its plan can have: each junk tile needs
+    a draw to replace it (the set-counting formula alone would let a junk tile be the last single)."""
+    return junk if n_concealed % 3 == 1 else junk - 1
+
+
+def useful_tiles(plan: int, counts: list[int], unseen: Sequence[int], current: int | None = None) -> int:
+    """How many unseen tiles would bring a 3n+1 hand closer to finishing under `plan`.
+
+    `counts` is modified during the call and restored before it returns.
+    """
+    n = sum(counts)
+    if current is None:
+        current = shanten(plan, counts, n)
+    total = 0
+    kinds = _PLAN_KINDS[plan]
+    if plan == FENG:
+        return sum(unseen[k] for k in kinds if counts[k] < 4) if current >= 0 else 0
+    for k in kinds:
+        left = unseen[k]
+        if not left or counts[k] >= 4:
+            continue
+        counts[k] += 1
+        if shanten(plan, counts, n + 1) < current:
+            total += left
+        counts[k] -= 1
+    return total
+
+
+# --------------------------------------------------------------------------------------------
+# Which plans are still open, given the declared melds.
+
+
+@dataclass(frozen=True, slots=True)
+class MeldShape:
+    """What evaluation needs to know about one declared meld."""
+
+    tile: int  # the meld's lowest tile
+    is_chow: bool
+
+
+def open_plans(melds: Iterable[MeldShape]) -> list[int]:
+    """The plans the declared melds still allow."""
+    suits: set[int] = set()
+    has_chow = has_honour = False
+    for meld in melds:
+        if meld.tile >= 27:
+            has_honour = True
+        else:
+            suits.add(meld.tile // 9)
+        if meld.is_chow:
+            has_chow = True
+    plans: list[int] = []
+    if len(suits) <= 1:
+        for s in range(3):
+            if suits and s not in suits:
+                continue
+            plans.append(HUN[s])
+            if not has_honour:
+                plans.append(QING[s])
+            if not has_chow:
+                plans.append(HUNPENG[s])
+    if not has_chow:
+        plans.append(PENG)
+    if not suits:
+        plans.append(FENG)
+    return plans
+
+
+# --------------------------------------------------------------------------------------------
+# Discard evaluation.
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardOption:
+    """One candidate discard: the plan it serves best, its distance and the tiles that help."""
+
+    tile: int
+    plan: int
+    shanten: int
+    useful: int
+    score: float
+
+
+def plan_value(plan: int, hua: int) -> int:
+    """Rough points a finished hand under `plan` pays per share (SHANGHAI_RULES.md §7, no doubles)."""
+    if plan in HUN or plan == PENG:
+        return min(2 + hua, 10)
+    if plan in QING or plan in HUNPENG:
+        return 10
+    return 20
+
+
+def _one_suit_cached(key: int, hm: int, hq: int, need: int) -> int:
+    packed = (key << 10) | (hm << 7) | (hq << 3) | need
+    value = _COMBINED.get(packed)
+    if value is None:
+        value = _combine(suit_frontier(key), (hm, hq), need)
+        _COMBINED[packed] = value
+    return value
+
+
+_COMBINED: dict[int, int] = {}
+_SHAPES: dict[int, tuple[int, tuple[int, ...], bool, bool]] = {}
+
+
+def _one_suit_shape(key: int, hm: int, hq: int, need: int) -> tuple[int, tuple[int, ...], bool, bool]:
+    """Shanten of a suit + honours shape, the suit ranks whose draw improves it, and whether
+    drawing an honour held once (making a pair) or twice (making a pong) improves it."""
+    packed = (key << 10) | (hm << 7) | (hq << 3) | need
+    shape = _SHAPES.get(packed)
+    if shape is None:
+        current = _one_suit_cached(key, hm, hq, need)
+        ranks = tuple(
+            r
+            for r in range(9)
+            if (key // _POW5[r]) % 5 < 4 and _one_suit_cached(key + _POW5[r], hm, hq, need) < current
+        )
+        single_helps = _one_suit_cached(key, hm, hq + 1, need) < current
+        pair_helps = hq > 0 and _one_suit_cached(key, hm + 1, hq - 1, need) < current
+        shape = (current, ranks, single_helps, pair_helps)
+        _SHAPES[packed] = shape
+    return shape
+
+
+def _pong_value(pongs: int, pairs: int, need: int) -> int:
+    head = 1 if pairs else 0
+    if not pairs and pongs > need:
+        head = 1
+        pongs -= 1
+    if pongs > need:
+        pongs = need
+    room = need - pongs
+    partial = pairs - head
+    return 2 * need - 2 * pongs - (partial if partial < room else room) - head
+
+
+class _Hand:
+    """Per-group summaries of one concealed hand, updated tile by tile (the discard loop's state).
+
+    Groups are 0 m, 1 p, 2 s, 3 honours. For each: tiles held, pongs, pairs, and the unseen copies
+    of the kinds held 0 / 1 / 2 / 3 times (the useful-tile sums of a draw of each kind)."""
+
+    __slots__ = ("counts", "unseen", "keys", "size", "pong", "pair", "u0", "u1", "u2", "u3")
+
+    def __init__(self, counts: list[int], unseen: Sequence[int]) -> None:
+        self.counts = counts
+        self.unseen = unseen
+        self.keys = [suit_key(counts, s) for s in range(3)]
+        self.size = [0, 0, 0, 0]
+        self.pong = [0, 0, 0, 0]
+        self.pair = [0, 0, 0, 0]
+        self.u0 = [0, 0, 0, 0]
+        self.u1 = [0, 0, 0, 0]
+        self.u2 = [0, 0, 0, 0]
+        self.u3 = [0, 0, 0, 0]
+        for k in range(N_KINDS):
+            self._add(k, counts[k], 1)
+
+    def _add(self, k: int, c: int, sign: int) -> None:
+        g = k // 9 if k < 27 else 3
+        self.size[g] += sign * c
+        if c >= 3:
+            self.pong[g] += sign
+            if c == 3:
+                self.u3[g] += sign * self.unseen[k]
+        elif c == 2:
+            self.pair[g] += sign
+            self.u2[g] += sign * self.unseen[k]
+        elif c == 1:
+            self.u1[g] += sign * self.unseen[k]
+        else:
+            self.u0[g] += sign * self.unseen[k]
+
+    def remove(self, k: int) -> None:
+        c = self.counts[k]
+        self._add(k, c, -1)
+        self.counts[k] = c - 1
+        self._add(k, c - 1, 1)
+        if k < 27:
+            self.keys[k // 9] -= _POW5[k % 9]
+
+    def restore(self, k: int) -> None:
+        c = self.counts[k]
+        self._add(k, c, -1)
+        self.counts[k] = c + 1
+        self._add(k, c + 1, 1)
+        if k < 27:
+            self.keys[k // 9] += _POW5[k % 9]
+
+    def _all_draws(self, g: int) -> int:
+        return self.u0[g] + self.u1[g] + self.u2[g] + self.u3[g]
+
+    def one_suit(self, suit: int, with_honours: bool, need: int, n: int) -> tuple[int, int]:
+        """(shanten, useful tiles) of a 3n+1 hand of `n` tiles under HUN/QING of `suit`."""
+        hm, hq = (self.pong[3], self.pair[3]) if with_honours else (0, 0)
+        formula, ranks, single_helps, pair_helps = _one_suit_shape(self.keys[suit], hm, hq, need)
+        junk = n - self.size[suit] - (self.size[3] if with_honours else 0)
+        if formula < junk:
+            # Too many tiles outside the plan: any draw inside it (replacing one) is progress.
+            useful = self._all_draws(suit) + (self._all_draws(3) if with_honours else 0)
+            return junk, useful
+        unseen = self.unseen
+        base = suit * 9
+        useful = 0
+        for r in ranks:
+            useful += unseen[base + r]
+        if with_honours:
+            if single_helps:
+                useful += self.u1[3]
+            if pair_helps:
+                useful += self.u2[3]
+        return formula, useful
+
+    def pongs(self, groups: Sequence[int], need: int, n: int) -> tuple[int, int]:
+        """(shanten, useful tiles) of a 3n+1 hand of `n` tiles under a pong plan over `groups`."""
+        pongs = pairs = inside = 0
+        for g in groups:
+            pongs += self.pong[g]
+            pairs += self.pair[g]
+            inside += self.size[g]
+        formula = _pong_value(pongs, pairs, need)
+        junk = n - inside
+        if formula < junk:
+            return junk, sum(self._all_draws(g) for g in groups)
+        useful = 0
+        if _pong_value(pongs, pairs + 1, need) < formula:
+            useful += sum(self.u1[g] for g in groups)
+        if pairs and _pong_value(pongs + 1, pairs - 1, need) < formula:
+            useful += sum(self.u2[g] for g in groups)
+        return formula, useful
+
+    def feng(self, n: int) -> tuple[int, int]:
+        current = n - self.size[3]
+        return current, (self._all_draws(3) if current >= 0 else 0)
+
+
+_PONG_GROUPS = {6: (0, 3), 7: (1, 3), 8: (2, 3), PENG: (0, 1, 2, 3)}
+
+
+def _plan_after(hand: _Hand, plan: int, need: int, n: int) -> tuple[int, int]:
+    if plan < 3:
+        return hand.one_suit(plan, True, need, n)
+    if plan < 6:
+        return hand.one_suit(plan - 3, False, need, n)
+    if plan == FENG:
+        return hand.feng(n)
+    return hand.pongs(_PONG_GROUPS[plan], need, n)
+
+
+def evaluate_discards(
+    counts: list[int],
+    plans: Sequence[int],
+    unseen: Sequence[int],
+    weights: dict[int, float] | None = None,
+    slack: int = 0,
+) -> list[DiscardOption]:
+    """Rank the discards of a 3n+2 concealed hand, best first.
+
+    A discard's distance is the smallest distance over the open plans after it; among the discards
+    with the smallest distance, the score is the weighted count of useful tiles, summed over the
+    plans within `slack` of that distance (the best plan counts fully, looser plans are tie-breakers
+    weighted 1/10 per step). `weights` maps plan to value weight (default 1).
+    `counts` is modified during the call and restored before it returns.
+    """
+    n = sum(counts)
+    if n % 3 != 2:
+        raise ValueError(f"evaluate_discards needs 3n+2 concealed tiles, got {n}")
+    if not plans:
+        plans = [PENG]
+    need = need_sets(n)
+    base = {plan: shanten(plan, counts, n) for plan in plans}
+    best_base = min(base.values())
+    live = [plan for plan in plans if base[plan] <= best_base + 1 + slack]
+    hand = _Hand(counts, unseen)
+    options: list[DiscardOption] = []
+    # For a plan, every discard outside its kinds leaves the same hand shape: evaluate once.
+    outside_cache: dict[int, tuple[int, int]] = {}
+    for tile in range(N_KINDS):
+        if not counts[tile]:
+            continue
+        hand.remove(tile)
+        per_plan: list[tuple[int, int, int]] = []
+        for plan in live:
+            inside = plan_allows(plan, tile)
+            if not inside and plan in outside_cache:
+                s, u = outside_cache[plan]
+            else:
+                s, u = _plan_after(hand, plan, need, n - 1)
+                if not inside:
+                    outside_cache[plan] = (s, u)
+            per_plan.append((plan, s, u))
+        hand.restore(tile)
+        best_s = min(s for _, s, _ in per_plan)
+        score = 0.0
+        best_plan, best_useful, best_term = per_plan[0][0], 0, -1.0
+        for plan, s, u in per_plan:
+            if s > best_s + slack:
+                continue
+            w = weights.get(plan, 1.0) if weights else 1.0
+            term = w * u * (0.1 ** (s - best_s))
+            score += term
+            if s == best_s and term > best_term:
+                best_plan, best_useful, best_term = plan, u, term
+        options.append(DiscardOption(tile, best_plan, best_s, best_useful, score))
+    options.sort(key=lambda o: (o.shanten, -o.score, o.tile))
+    return options
+
+
+def best_shanten(counts: Sequence[int], plans: Sequence[int]) -> tuple[int, int]:
+    """(distance, plan) of the closest open plan for the concealed tiles `counts`."""
+    n = sum(counts)
+    best = (99, PENG)
+    for plan in plans or (PENG,):
+        s = shanten(plan, counts, n)
+        if s < best[0]:
+            best = (s, plan)
+    return best
