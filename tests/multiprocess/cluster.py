@@ -8,6 +8,7 @@ only through environment variables, exactly as in production.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import signal
@@ -246,15 +247,18 @@ class Cluster:
         )
         try:
             cluster.manage("migrate", "--noinput")
-            cluster.servers = [
-                DaphneServer(name=f"daphne-{i}", env=cluster.env(), log_dir=log_dir) for i in range(size)
-            ]
+            cluster.servers = [cluster._server(f"daphne-{i}") for i in range(size)]
             for server in cluster.servers:
                 server.start()
         except BaseException:
             cluster.close()
             raise
         return cluster
+
+    def _server(self, name: str) -> DaphneServer:
+        # The PostgreSQL application_name tells which process wrote what (see tests' audit trigger).
+        env = self.env() | {"DATABASE_URL": f"{self.database.url}?application_name={name}"}
+        return DaphneServer(name=name, env=env, log_dir=self.log_dir)
 
     def manage(self, *args: str, stdin: str | None = None, timeout: float = 180) -> str:
         """Run `manage.py ARGS` against this cluster's database and Redis; return its stdout."""
@@ -270,6 +274,21 @@ class Cluster:
         if result.returncode != 0:
             raise ClusterError(f"manage.py {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
         return result.stdout
+
+    def seed(self, command: str, **arguments) -> dict:
+        """Run one set-up step of `tests/multiprocess/seed.py` inside this cluster's Django."""
+        from tests.multiprocess.seed import MARKER
+
+        out = self.manage(
+            "shell",
+            "-c",
+            "from tests.multiprocess.seed import main; main()",
+            stdin=json.dumps({"command": command, "arguments": arguments}),
+        )
+        for line in out.splitlines():
+            if line.startswith(MARKER):
+                return json.loads(line[len(MARKER) :])
+        raise ClusterError(f"seed {command} printed no result:\n{out}")
 
     def ensure_running(self) -> None:
         for server in self.servers:

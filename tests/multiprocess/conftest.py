@@ -10,12 +10,24 @@ import pytest
 
 from tests.multiprocess.cluster import Cluster
 
+# Test-only audit: which process (PostgreSQL application_name) inserted each Action row.
+AUDIT_SQL = """
+CREATE TABLE mp_audit (action_id bigint PRIMARY KEY, app text NOT NULL);
+CREATE FUNCTION mp_audit_action() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO mp_audit (action_id, app) VALUES (NEW.id, current_setting('application_name'));
+    RETURN NEW;
+END $$;
+CREATE TRIGGER mp_audit_action AFTER INSERT ON games_action FOR EACH ROW EXECUTE FUNCTION mp_audit_action();
+"""
+
 
 @pytest.fixture(scope="session")
 def cluster(tmp_path_factory) -> Cluster:
     """Two daphne processes (each running the game clock) against a fresh database."""
     log_dir = tmp_path_factory.mktemp("daphne-logs")
     cluster = Cluster.create(size=2, log_dir=log_dir, extra_env={"GAME_CLOCK_INTERVAL": "0.05"})
+    cluster.database.query(AUDIT_SQL)
     yield cluster
     cluster.close()
 

@@ -1,0 +1,121 @@
+"""A scripted player: one real websocket connection to `/ws/table/<id>/` on one daphne process.
+
+It logs in with a Django session cookie (made in the database by `seed.py`), sends the Origin header
+the server's `AllowedHostsOriginValidator` expects, and records every frame it receives with the
+table version the frame carries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import time
+from dataclasses import dataclass, field
+
+import websockets
+
+VERSION_RE = re.compile(r'data-version="(\d+)"')
+
+
+def frame_version(frame: str) -> int | None:
+    """The table version a server frame carries (None for frames without one, e.g. an error)."""
+    match = VERSION_RE.search(frame)
+    return int(match.group(1)) if match else None
+
+
+@dataclass
+class Frame:
+    received: float  # time.monotonic() on arrival
+    text: str
+    version: int | None
+
+
+@dataclass
+class TableClient:
+    name: str
+    base_ws_url: str
+    table_id: int
+    session_key: str | None = None
+    frames: list[Frame] = field(default_factory=list)
+    _ws: websockets.ClientConnection | None = None
+    _reader: asyncio.Task | None = None
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    closed_by_server: bool = False
+
+    @property
+    def url(self) -> str:
+        return f"{self.base_ws_url}/ws/table/{self.table_id}/"
+
+    @property
+    def origin(self) -> str:
+        return self.base_ws_url.replace("ws://", "http://", 1)
+
+    async def connect(self, base_ws_url: str | None = None) -> None:
+        """Open (or re-open, possibly on another process) the socket and start reading frames."""
+        if base_ws_url is not None:
+            self.base_ws_url = base_ws_url
+        headers = {"Cookie": f"sessionid={self.session_key}"} if self.session_key else {}
+        self._ws = await websockets.connect(
+            self.url, origin=self.origin, additional_headers=headers, open_timeout=10, max_size=2**22
+        )
+        self.closed_by_server = False
+        self._reader = asyncio.create_task(self._read(self._ws), name=f"reader-{self.name}")
+
+    async def _read(self, ws) -> None:
+        try:
+            async for message in ws:
+                text = message if isinstance(message, str) else message.decode()
+                self.frames.append(Frame(time.monotonic(), text, frame_version(text)))
+                self._changed.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.closed_by_server = True
+            self._changed.set()
+
+    async def send(self, message: dict) -> None:
+        assert self._ws is not None
+        await self._ws.send(json.dumps(message))
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            await self._reader
+
+    @property
+    def versions(self) -> list[int]:
+        return [f.version for f in self.frames if f.version is not None]
+
+    @property
+    def version(self) -> int:
+        versions = self.versions
+        return versions[-1] if versions else -1
+
+    @property
+    def last_frame(self) -> str:
+        for frame in reversed(self.frames):
+            if frame.version is not None:
+                return frame.text
+        return ""
+
+    async def wait_for(self, predicate, *, timeout: float, what: str):
+        """Wait (on frames, not on a fixed sleep) until `predicate(self)` is truthy."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            value = predicate(self)
+            if value:
+                return value
+            if self.closed_by_server and not predicate(self):
+                raise AssertionError(f"{self.name}: socket closed while waiting for {what}")
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                raise AssertionError(f"{self.name}: timed out after {timeout}s waiting for {what}")
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), timeout=remaining)
+
+    async def wait_for_version(self, version: int, *, timeout: float = 30) -> None:
+        await self.wait_for(lambda c: c.version >= version, timeout=timeout, what=f"version {version}")
