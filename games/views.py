@@ -1,5 +1,112 @@
-from django.shortcuts import render
+"""HTTP views: thin — authenticate, parse, call one service, render or redirect."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from games import rendering, services
+from games.models import Table
+from games.services import ServiceError
+
+NOT_FOUND = {"no_such_table", "no_such_room", "no_such_seat"}
+FORBIDDEN = {"not_seated", "not_your_seat", "room_closed"}
 
 
 def lobby(request):
-    return render(request, "games/lobby.html")
+    return render(request, "games/lobby.html", rendering.lobby_context(request.user))
+
+
+def table(request, table_id: int):
+    obj = get_object_or_404(Table.objects.select_related("room"), pk=table_id)
+    return render(request, "games/table.html", rendering.table_context(obj, request.user))
+
+
+def _go(request, url: str):
+    if getattr(request, "htmx", False):
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)
+
+
+def _call(request, table_id: int | None, fn, *, success_url: str | None = None, **kwargs):
+    """Run one service for a POST; map refusals to 404 / 403 / a message on the table page."""
+    try:
+        fn(user=request.user, **kwargs)
+    except ServiceError as error:
+        if error.code in NOT_FOUND:
+            raise Http404(error.message) from error
+        if error.code in FORBIDDEN:
+            raise PermissionDenied(error.message) from error
+        messages.error(request, error.message)
+        back = reverse("games:table", args=[table_id]) if table_id else reverse("games:lobby")
+        return _go(request, back)
+    return _go(request, success_url or reverse("games:table", args=[table_id]))
+
+
+def _seat_number(request) -> int | None:
+    raw = request.POST.get("seat", "")
+    if raw == "":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise Http404("no such seat") from None
+
+
+@login_required
+@require_POST
+def table_create(request, room_id: int):
+    try:
+        created = services.table_create(room_id=room_id, user=request.user)
+    except ServiceError as error:
+        if error.code in NOT_FOUND:
+            raise Http404(error.message) from error
+        raise PermissionDenied(error.message) from error
+    return _go(request, reverse("games:table", args=[created.pk]))
+
+
+@login_required
+@require_POST
+def table_sit(request, table_id: int):
+    return _call(request, table_id, services.table_sit, table_id=table_id, seat=_seat_number(request))
+
+
+@login_required
+@require_POST
+def table_stand(request, table_id: int):
+    return _call(
+        request, table_id, services.table_stand, table_id=table_id, success_url=reverse("games:lobby")
+    )
+
+
+@login_required
+@require_POST
+def table_fill(request, table_id: int):
+    return _call(request, table_id, services.table_fill_bots, table_id=table_id)
+
+
+@login_required
+@require_POST
+def table_remove_bot(request, table_id: int):
+    seat = _seat_number(request)
+    if seat is None:
+        raise Http404("no such seat")
+    return _call(request, table_id, services.table_remove_bot, table_id=table_id, seat=seat)
+
+
+@login_required
+@require_POST
+def table_start(request, table_id: int):
+    return _call(request, table_id, services.table_start, table_id=table_id)
+
+
+@login_required
+@require_POST
+def table_next_hand(request, table_id: int):
+    return _call(request, table_id, services.table_next_hand, table_id=table_id)

@@ -76,6 +76,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.user_display_name",
             ],
         },
     },
@@ -89,6 +90,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file-backed test database: daphne's live server runs in another process and must see it.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Take the write lock when a transaction begins, so two read-then-write services (a player's action
+    # and the clock) queue up instead of failing with "database is locked".
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 # Under ASGI persistent connections leak across threads: keep CONN_MAX_AGE = 0.
 CONN_MAX_AGE = 0
 

@@ -1,8 +1,15 @@
+"""`manage.py ensure_demo`: make sure the demo room exists (idempotent; `make run` calls it)."""
+
 from django.core.management.base import BaseCommand
+
+from games.models import Room
+
+DEMO_ROOM = "演示房间 Demo"
 
 
 class Command(BaseCommand):
-    help = "Ensure the demo room exists (rooms arrive with the web issue)."
+    help = "Ensure the demo room exists."
 
     def handle(self, *args, **options):
-        self.stdout.write("demo: nothing to create yet")
+        room, created = Room.objects.get_or_create(name=DEMO_ROOM, defaults={"preset": Room.Preset.STANDARD})
+        self.stdout.write(f"demo room {'created' if created else 'already there'}: {room.name} (id {room.pk})")

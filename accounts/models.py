@@ -1,0 +1,22 @@
+"""A player's profile: what the tables show instead of the login name."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    display_name = models.CharField(max_length=24, blank=True, default="")
+
+    def __str__(self) -> str:
+        return self.display_name or self.user.get_username()
+
+
+def display_name(user) -> str:
+    """The name shown at tables: the profile's display name, else the username."""
+    if user is None:
+        return ""
+    profile = Profile.objects.filter(user=user).only("display_name").first()
+    return (profile.display_name if profile else "") or user.get_username()

@@ -1,0 +1,103 @@
+"""The websocket edge: authenticate, parse, call one service, push rendered fragments.
+
+Group messages only say "table T is now at version V"; each consumer then renders its own viewer's
+fragments (from `state.view(seat)`, or `view(None)` for a spectator), so a socket never receives
+anything its viewer may not see.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games import clock, rendering
+from games.services import ServiceError, table_act, table_next_hand
+from games.services.broadcast import LOBBY_GROUP, table_group
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE = 4096
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.version = -1
+        if not await database_sync_to_async(rendering.table_exists)(self.table_id):
+            await self.close(code=4404)
+            return
+        self.group = table_group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        clock.ensure_started()
+        await database_sync_to_async(rendering.mark_connected)(self.table_id, self.user, True)
+        await self.send_snapshot()
+
+    async def disconnect(self, code) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await database_sync_to_async(rendering.mark_connected)(self.table_id, self.user, False)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        try:
+            message = self._parse(text_data)
+            if message.get("command") == "next_hand":
+                await database_sync_to_async(table_next_hand)(table_id=self.table_id, user=self.user)
+            elif message.get("command") == "snapshot":
+                await self.send_snapshot(force=True)
+            else:
+                action = message.get("action")
+                if action is None:
+                    action = {"kind": message.get("kind"), "tile": message.get("tile")}
+                await database_sync_to_async(table_act)(
+                    table_id=self.table_id, user=self.user, action=action, version=message.get("version")
+                )
+        except ServiceError as error:
+            await self.send(text_data=rendering.render_error(error))
+
+    @staticmethod
+    def _parse(text_data) -> dict:
+        if not isinstance(text_data, str) or len(text_data) > MAX_MESSAGE:
+            raise ServiceError("bad_action")
+        try:
+            message = json.loads(text_data)
+        except ValueError as exc:
+            raise ServiceError("bad_action") from exc
+        if not isinstance(message, dict):
+            raise ServiceError("bad_action")
+        return message
+
+    async def table_update(self, event) -> None:
+        if event.get("version", 0) > self.version:
+            await self.send_snapshot()
+
+    async def send_snapshot(self, force: bool = False) -> None:
+        version, html = await database_sync_to_async(rendering.render_table_fragments)(
+            self.table_id, self.user
+        )
+        if force or version > self.version:
+            self.version = version
+            await self.send(text_data=html)
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        clock.ensure_started()
+        await self.lobby_update({})
+
+    async def disconnect(self, code) -> None:
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        """The lobby is read-only over the socket; forms post over HTTP with CSRF."""
+
+    async def lobby_update(self, event) -> None:
+        html = await database_sync_to_async(rendering.render_lobby_fragment)(self.user)
+        await self.send(text_data=html)

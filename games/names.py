@@ -1,0 +1,64 @@
+"""Chinese and English words for the engine's codes (patterns, features, winds, actions)."""
+
+from __future__ import annotations
+
+PATTERNS = {
+    "pengpeng": ("碰碰胡", "All pongs"),
+    "hunyise": ("混一色", "Half flush"),
+    "qingyise": ("清一色", "Full flush"),
+    "hunpeng": ("混碰", "Half flush, all pongs"),
+    "qingpeng": ("清碰", "Full flush, all pongs"),
+    "fengyise": ("风一色", "All honours"),
+    "fengpeng": ("风碰", "All honour pongs"),
+    "bahua": ("八花齐", "Eight flowers"),
+    "eight_flowers": ("八花齐", "Eight flowers"),
+    "qidui": ("七对子", "Seven pairs"),
+    "pinghu": ("平胡", "Plain hand"),
+}
+
+FEATURES = {
+    "menqing": ("门清", "Concealed hand"),
+    "gangkai": ("杠开", "Win on a replacement"),
+    "dadiaoche": ("大吊车", "Big single wait"),
+    "qianggang": ("抢杠", "Robbing a kong"),
+    "kaibao": ("开宝", "Lucky dice"),
+    "huangfan": ("荒番", "After a drawn hand"),
+    "haidi": ("海底捞月", "Last tile of the wall"),
+    "tianhu": ("天胡", "Heavenly hand"),
+    "dihu": ("地胡", "Earthly hand"),
+}
+
+WIN_KINDS = {
+    "discard": ("冲牌", "On a discard"),
+    "self_draw": ("自摸", "Self-drawn"),
+    "kong_replacement": ("杠开", "On a kong replacement"),
+    "flower_replacement": ("杠开", "On a flower replacement"),
+    "eight_flowers": ("八花齐", "Eight flowers"),
+    "rob_kong": ("抢杠", "Robbing a kong"),
+}
+
+WINDS = {"1z": ("东", "East"), "2z": ("南", "South"), "3z": ("西", "West"), "4z": ("北", "North")}
+
+ACTIONS = {
+    "discard": ("打", "Discard"),
+    "chow": ("吃", "Chow"),
+    "pong": ("碰", "Pong"),
+    "exposed_kong": ("杠", "Kong"),
+    "win": ("胡", "Win"),
+    "pass": ("过", "Pass"),
+    "self_win": ("自摸", "Self-drawn win"),
+    "concealed_kong": ("暗杠", "Concealed kong"),
+    "added_kong": ("上杠", "Added kong"),
+}
+
+PHASES = {
+    "turn": ("出牌", "Turn"),
+    "claims": ("等待吃碰胡", "Claims"),
+    "rob": ("抢杠", "Robbing the kong?"),
+    "ended": ("本局结束", "Hand over"),
+}
+
+
+def pair(table: dict[str, tuple[str, str]], code: str) -> tuple[str, str]:
+    """(Chinese, English) for a code; unknown codes show as themselves rather than vanish."""
+    return table.get(code, (code, code))

@@ -1,0 +1,39 @@
+"""Telling the sockets that something changed — only after the transaction commits.
+
+Messages carry no game content, only which table changed and its new version: every consumer then
+renders its own viewer's fragments from the database (DESIGN.md §3), so nothing hidden can ride along
+and a lost message costs nothing but a later snapshot.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+LOBBY_GROUP = "lobby"
+
+
+def table_group(table_id: int) -> str:
+    return f"table-{table_id}"
+
+
+def _send(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group, message)
+
+
+def on_commit_table_changed(table_id: int, version: int, *, lobby: bool = False) -> None:
+    """Queue the table's update (and optionally the lobby's) for after the current commit."""
+
+    def send() -> None:
+        _send(table_group(table_id), {"type": "table.update", "table_id": table_id, "version": version})
+        if lobby:
+            _send(LOBBY_GROUP, {"type": "lobby.update"})
+
+    transaction.on_commit(send)
+
+
+def on_commit_lobby_changed() -> None:
+    transaction.on_commit(lambda: _send(LOBBY_GROUP, {"type": "lobby.update"}))

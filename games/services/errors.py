@@ -1,0 +1,51 @@
+"""`ServiceError` and the one table of words for every error code (engine codes included)."""
+
+from __future__ import annotations
+
+# code -> (Chinese, English). Engine `RuleError` codes (games/engine/README.md) are listed first.
+MESSAGES: dict[str, tuple[str, str]] = {
+    "hand_over": ("本局已结束", "The hand is over."),
+    "not_your_turn": ("还没轮到你", "It is not your turn."),
+    "tile_not_in_hand": ("你手里没有这张牌", "You do not hold that tile."),
+    "illegal_action": ("现在不能这样做", "That move is not allowed now."),
+    "claim_window_closed": ("已经过了吃碰的时机", "The claim window has closed."),
+    "already_answered": ("你已经回应过了", "You have already answered."),
+    "bad_action": ("无法识别的操作", "That action could not be read."),
+    "not_a_win": ("这手牌还不能胡", "That hand does not win."),
+    "missed_win": (
+        "漏胡：同一张牌暂时不能胡",
+        "Missed win: you cannot win on that tile until you move your hand.",
+    ),
+    # Web-layer codes.
+    "login_required": ("请先登录", "Please log in first."),
+    "no_such_room": ("没有这个房间", "No such room."),
+    "room_closed": ("房间已关闭", "This room is closed."),
+    "no_such_table": ("没有这张桌子", "No such table."),
+    "no_such_seat": ("没有这个座位", "No such seat."),
+    "seat_taken": ("这个座位已经有人了", "That seat is taken."),
+    "already_seated": ("你已经坐下了", "You are already seated at this table."),
+    "table_full": ("桌子已满", "The table is full."),
+    "not_seated": ("你没有坐在这张桌子", "You are not seated at this table."),
+    "not_your_seat": ("这不是你的座位", "That is not your seat."),
+    "table_not_waiting": ("牌局已经开始", "The game has already started."),
+    "table_not_playing": ("牌局还没开始", "The game has not started."),
+    "seats_not_filled": ("还有空座位", "Some seats are still empty."),
+    "hand_in_progress": ("本局还没结束", "The hand is still being played."),
+    "stale_version": ("画面已过期，请按最新状态操作", "Your view was out of date; please try again."),
+    "bad_bot_level": ("没有这个机器人等级", "No bot of that level."),
+}
+
+
+class ServiceError(Exception):
+    """A refused request: nothing was changed. `code` is stable; `message` is for people."""
+
+    def __init__(self, code: str, message: str | None = None) -> None:
+        self.code = code
+        zh, en = MESSAGES.get(code, ("操作失败", "The request failed."))
+        self.message_zh = zh
+        self.message_en = message or en
+        super().__init__(f"{code}: {self.message_en}")
+
+    @property
+    def message(self) -> str:
+        return f"{self.message_zh} · {self.message_en}"

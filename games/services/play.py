@@ -1,0 +1,334 @@
+"""Playing verbs: start a match, act in a hand, deal the next hand, and the clock's tick.
+
+The engine decides everything about the game; these functions load the hand's state from the locked
+Table row, apply one engine action at a time, append it to the `Action` log, bump the version,
+schedule the table's next clock event and broadcast after commit.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine.actions import Action as EngineAction
+from games.engine.actions import RuleError
+from games.engine.bots import get_bot
+from games.engine.rules import Rules
+from games.engine.state import GameState
+from games.models import Action, Hand, Match, Seat, Table
+
+from .broadcast import on_commit_table_changed
+from .errors import ServiceError
+from .locking import locked_table, require_user, user_seat
+
+log = logging.getLogger(__name__)
+
+STAKE = 1  # the table stake k arrives with the platform rules (issue 4)
+MAX_CLOCK_STEPS = 400  # bot moves one tick may play when the think delay is 0 (a hand is ~150 actions)
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def rules_for(room) -> Rules:
+    return Rules.from_json({"preset": room.preset, **(room.rules_options or {})})
+
+
+def load_state(table: Table) -> GameState | None:
+    return GameState.from_json(table.state) if table.state else None
+
+
+def current_hand(table: Table) -> Hand | None:
+    return Hand.objects.filter(match__table=table).order_by("-id").first()
+
+
+def _seats(table: Table) -> dict[int, Seat]:
+    return {seat.index: seat for seat in table.seats.all()}
+
+
+def parse_action(action, seat_index: int | None) -> EngineAction:
+    """`"2:discard:5p"`, or fields `{"kind": "discard", "tile": "5p"}` for the acting seat."""
+    try:
+        if isinstance(action, EngineAction):
+            return action
+        if isinstance(action, dict):
+            kind = action.get("kind")
+            tile = action.get("tile") or None
+            if not isinstance(kind, str) or (tile is not None and not isinstance(tile, str)):
+                raise ValueError("kind and tile must be text")
+            if seat_index is None:
+                raise ValueError("no seat")
+            text = f"{seat_index}:{kind}" + (f":{tile}" if tile else "")
+            return EngineAction.parse(text)
+        if isinstance(action, str):
+            return EngineAction.parse(action.strip())
+    except (ValueError, TypeError, KeyError, IndexError, RuleError) as exc:
+        raise ServiceError("bad_action") from exc
+    raise ServiceError("bad_action")
+
+
+# --- scheduling ----------------------------------------------------------------------------------
+
+
+def _mark_changed(table: Table, state: GameState, now: datetime, previous_phase: str | None) -> None:
+    """The hand moved: restart the bot delay, and the turn timer when a new prompt begins.
+
+    A claim window keeps its timer while other seats answer; a turn (or a new phase) gets a fresh one.
+    """
+    table.changed = now
+    if state.phase == "ended":
+        table.turn_deadline = None
+    elif previous_phase != state.phase or state.phase == "turn" or table.turn_deadline is None:
+        room = table.room
+        seconds = room.discard_timeout if state.phase == "turn" else room.claim_timeout
+        table.turn_deadline = now + timedelta(seconds=seconds)
+    _reschedule(table, state)
+
+
+def _reschedule(table: Table, state: GameState) -> None:
+    """Set `deadline` to the next moment the clock has work here: a bot's move or a timeout."""
+    if state.phase == "ended":
+        table.deadline = None
+        return
+    seats = _seats(table)
+    pending = list(state.pending_seats())
+    candidates = []
+    if any(seats[s].is_bot for s in pending):
+        delay = timedelta(seconds=float(table.room.bot_delay))
+        candidates.append((table.changed or timezone.now()) + delay)
+    if any(not seats[s].is_bot for s in pending) and table.turn_deadline is not None:
+        candidates.append(table.turn_deadline)
+    table.deadline = min(candidates) if candidates else timezone.now()
+
+
+# --- applying ------------------------------------------------------------------------------------
+
+
+def _apply(table: Table, hand: Hand, state: GameState, action: EngineAction, *, by_clock: bool) -> None:
+    try:
+        state.apply(action)
+    except RuleError as exc:
+        raise ServiceError(exc.code) from exc
+    table.version += 1
+    Action.objects.create(
+        hand=hand,
+        seq=len(state.actions),
+        seat=action.seat,
+        action=str(action),
+        version=table.version,
+        by_clock=by_clock,
+    )
+
+
+def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: datetime) -> None:
+    if state.phase != "ended" or hand.result is not None:
+        return
+    result = state.result
+    hand.result = result.to_json()
+    hand.seed = state.reveal()["seed"]
+    hand.ended = now
+    hand.save(update_fields=["result", "seed", "ended"])
+    table.scores = [int(a) + int(b) for a, b in zip(table.scores, result.payments, strict=True)]
+    table.dealer = result.dealer_next
+    table.huangfan = result.huangfan_next
+
+
+def _save_hand_state(table: Table, state: GameState) -> None:
+    table.state = state.to_json()
+    table.save(
+        update_fields=[
+            "state",
+            "version",
+            "deadline",
+            "turn_deadline",
+            "changed",
+            "scores",
+            "dealer",
+            "huangfan",
+            "status",
+        ]
+    )
+    on_commit_table_changed(table.pk, table.version, lobby=state.phase == "ended")
+
+
+def _deal(table: Table, match: Match, number: int, now: datetime) -> GameState:
+    rules = rules_for(table.room)
+    state = GameState.new(rules=rules, dealer=table.dealer, huangfan=table.huangfan, stake=STAKE)
+    Hand.objects.create(
+        match=match,
+        number=number,
+        commitment=state.commitment,
+        rules=rules.to_json(),
+        dealer=table.dealer,
+        huangfan=table.huangfan,
+        stake=STAKE,
+    )
+    table.version += 1
+    _mark_changed(table, state, now, previous_phase=None)
+    return state
+
+
+# --- verbs ---------------------------------------------------------------------------------------
+
+
+def table_start(*, table_id: int, user) -> Table:
+    """Start a match at a waiting table whose four seats are taken; deals the first hand."""
+    require_user(user)
+    with transaction.atomic():
+        table = locked_table(table_id)
+        if table.status != Table.Status.WAITING:
+            raise ServiceError("table_not_waiting")
+        if user_seat(table, user) is None:
+            raise ServiceError("not_seated")
+        seats = list(table.seats.all())
+        if any(seat.is_empty for seat in seats):
+            raise ServiceError("seats_not_filled")
+        match = Match.objects.create(table=table, players=[seat.user_id for seat in seats])
+        table.status = Table.Status.PLAYING
+        table.dealer = secrets.randbelow(4)  # rules §3: the first dealer is random
+        table.huangfan = 0
+        table.scores = [0, 0, 0, 0]
+        state = _deal(table, match, 1, timezone.now())
+        _save_hand_state(table, state)
+        on_commit_table_changed(table.pk, table.version, lobby=True)
+    return table
+
+
+def table_next_hand(*, table_id: int, user) -> Table:
+    """Deal the next hand once the current one has ended (dealer and 荒番 carried on)."""
+    require_user(user)
+    with transaction.atomic():
+        table = locked_table(table_id)
+        if table.status != Table.Status.PLAYING:
+            raise ServiceError("table_not_playing")
+        seat = user_seat(table, user)
+        if seat is None:
+            raise ServiceError("not_seated")
+        state = load_state(table)
+        if state is not None and state.phase != "ended":
+            raise ServiceError("hand_in_progress")
+        hand = current_hand(table)
+        state = _deal(table, hand.match, hand.number + 1, timezone.now())
+        _save_hand_state(table, state)
+    return table
+
+
+def table_act(*, table_id: int, user, action, version) -> Table:
+    """One action of the seated user: discard, chow, pong, kong, win or pass.
+
+    `action` is the text form (`"2:discard:5p"`) or fields (`{"kind": ..., "tile": ...}`); `version`
+    is the table version the user saw. Anything wrong raises `ServiceError` and changes nothing.
+    """
+    require_user(user)
+    try:
+        version = int(version)
+    except (TypeError, ValueError) as exc:
+        raise ServiceError("stale_version") from exc
+    with transaction.atomic():
+        table = locked_table(table_id)
+        if table.status != Table.Status.PLAYING or not table.state:
+            raise ServiceError("table_not_playing")
+        seat = user_seat(table, user)
+        if seat is None:
+            raise ServiceError("not_seated")
+        parsed = parse_action(action, seat.index)
+        if parsed.seat != seat.index:
+            raise ServiceError("not_your_seat")
+        if version != table.version:
+            raise ServiceError("stale_version")
+        state = load_state(table)
+        hand = current_hand(table)
+        previous_phase = state.phase
+        now = timezone.now()
+        _apply(table, hand, state, parsed, by_clock=False)
+        _mark_changed(table, state, now, previous_phase)
+        _finish_hand_if_over(table, hand, state, now)
+        _save_hand_state(table, state)
+    return table
+
+
+# --- the clock -----------------------------------------------------------------------------------
+
+
+def clock_tick(*, now: datetime | None = None, limit: int = 100) -> int:
+    """Play every due bot move and timeout; returns how many actions were applied.
+
+    Safe to run in several processes at once: each table is taken with `skip_locked`, and a table is
+    only acted on while its stored deadline is due, so each timeout fires once.
+    """
+    now = now or timezone.now()
+    due = (
+        Table.objects.filter(status=Table.Status.PLAYING, deadline__lte=now)
+        .order_by("deadline")
+        .values_list("pk", flat=True)[:limit]
+    )
+    return sum(_tick_table(table_id, now) for table_id in list(due))
+
+
+def _bot_move(level: str, state: GameState, seat: int) -> EngineAction:
+    try:
+        move = get_bot(level or "easy").choose(state, seat)
+        if move in state.legal_actions(seat):
+            return move
+        log.warning("bot %s chose an illegal move %s; timing out instead", level, move)
+    except Exception:  # a broken bot must not stop the table
+        log.exception("bot %s failed at seat %s; timing out instead", level, seat)
+    return state.timeout_action(seat)
+
+
+def _tick_table(table_id: int, now: datetime) -> int:
+    with transaction.atomic():
+        table = (
+            Table.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("room")
+            .filter(pk=table_id, status=Table.Status.PLAYING, deadline__lte=now)
+            .first()
+        )
+        if table is None:
+            return 0
+        state = load_state(table)
+        if state is None or state.phase == "ended":
+            table.deadline = None
+            table.save(update_fields=["deadline"])
+            return 0
+        hand = current_hand(table)
+        seats = _seats(table)
+        applied = 0
+        for _ in range(MAX_CLOCK_STEPS):
+            delay = timedelta(seconds=float(table.room.bot_delay))
+            bot_due = table.changed is None or table.changed + delay <= now
+            human_due = table.turn_deadline is not None and table.turn_deadline <= now
+            phase = state.phase
+            moved = False
+            for seat_index in list(state.pending_seats()):
+                if state.phase != phase or seat_index not in state.pending_seats():
+                    break
+                seat = seats[seat_index]
+                if seat.is_bot and bot_due:
+                    move = _bot_move(seat.bot_level, state, seat_index)
+                elif not seat.is_bot and human_due:
+                    move = state.timeout_action(seat_index)
+                else:
+                    continue
+                _apply(table, hand, state, move, by_clock=True)
+                applied += 1
+                moved = True
+            if not moved:
+                break
+            _mark_changed(table, state, now, phase)
+            if state.phase == "ended":
+                _finish_hand_if_over(table, hand, state, now)
+                break
+        if applied:
+            _save_hand_state(table, state)
+        else:
+            _reschedule(table, state)
+            if table.deadline is not None and table.deadline <= now:
+                # Nothing could move although the table was due; look again one interval later.
+                table.deadline = now + timedelta(seconds=1)
+            table.save(update_fields=["deadline"])
+        return applied

@@ -1,0 +1,133 @@
+"""Seating verbs: create a table, sit, stand, fill with bots.
+
+Each runs in one transaction with the Table row locked, bumps `Table.version` and broadcasts after
+commit.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from games.engine.bots import levels as bot_levels
+from games.models import Room, Seat, Table
+
+from .broadcast import on_commit_table_changed
+from .errors import ServiceError
+from .locking import locked_table, require_user, user_seat
+
+
+def _bump(table: Table, *fields: str) -> None:
+    table.version += 1
+    table.save(update_fields=["version", *fields])
+    on_commit_table_changed(table.pk, table.version, lobby=True)
+
+
+def table_create(*, room_id: int, user) -> Table:
+    """A new waiting table in the room with its creator in seat 0 (the owner)."""
+    require_user(user)
+    with transaction.atomic():
+        room = Room.objects.filter(pk=room_id).first()
+        if room is None:
+            raise ServiceError("no_such_room")
+        if not room.is_open:
+            raise ServiceError("room_closed")
+        table = Table.objects.create(room=room, owner=user, version=1)
+        Seat.objects.bulk_create(
+            [Seat(table=table, index=i, user=user if i == 0 else None) for i in range(4)]
+        )
+        on_commit_table_changed(table.pk, table.version, lobby=True)
+    return table
+
+
+def table_sit(*, table_id: int, user, seat: int | None = None) -> Seat:
+    """Take a seat (the given one, or the first empty one) at a waiting table."""
+    require_user(user)
+    with transaction.atomic():
+        table = locked_table(table_id)
+        if table.status != Table.Status.WAITING:
+            raise ServiceError("table_not_waiting")
+        if user_seat(table, user) is not None:
+            raise ServiceError("already_seated")
+        seats = list(table.seats.all())
+        if seat is None:
+            target = next((s for s in seats if s.is_empty), None)
+            if target is None:
+                raise ServiceError("table_full")
+        else:
+            if not isinstance(seat, int) or not 0 <= seat <= 3:
+                raise ServiceError("no_such_seat")
+            target = seats[seat]
+            if not target.is_empty:
+                raise ServiceError("seat_taken")
+        target.user = user
+        target.save(update_fields=["user"])
+        fields = []
+        if table.owner_id is None:
+            table.owner = user
+            fields.append("owner")
+        _bump(table, *fields)
+    return target
+
+
+def table_stand(*, table_id: int, user) -> None:
+    """Leave the table. During a hand the seat is handed to a bot (auto-play) and 荒番 resets."""
+    require_user(user)
+    with transaction.atomic():
+        table = locked_table(table_id)
+        seat = user_seat(table, user)
+        if seat is None:
+            raise ServiceError("not_seated")
+        fields = []
+        seat.user = None
+        if table.status == Table.Status.PLAYING:
+            seat.is_bot = True
+            seat.bot_level = table.room.bot_level
+            table.huangfan = 0
+            fields.append("huangfan")
+        seat.connected = False
+        seat.save(update_fields=["user", "is_bot", "bot_level", "connected"])
+        if table.owner_id == user.pk:
+            heir = table.seats.filter(user__isnull=False).order_by("index").first()
+            table.owner = heir.user if heir else None
+            fields.append("owner")
+        _bump(table, *fields)
+
+
+def table_fill_bots(*, table_id: int, user, level: str | None = None) -> int:
+    """Put a bot in every empty seat of a waiting table; returns how many were added."""
+    require_user(user)
+    with transaction.atomic():
+        table = locked_table(table_id)
+        if table.status != Table.Status.WAITING:
+            raise ServiceError("table_not_waiting")
+        if user_seat(table, user) is None:
+            raise ServiceError("not_seated")
+        level = level or table.room.bot_level
+        if level not in bot_levels():
+            raise ServiceError("bad_bot_level")
+        empty = [s for s in table.seats.all() if s.is_empty]
+        for seat in empty:
+            seat.is_bot = True
+            seat.bot_level = level
+            seat.save(update_fields=["is_bot", "bot_level"])
+        if empty:
+            _bump(table)
+    return len(empty)
+
+
+def table_remove_bot(*, table_id: int, user, seat: int) -> None:
+    """Empty a bot's seat at a waiting table."""
+    require_user(user)
+    with transaction.atomic():
+        table = locked_table(table_id)
+        if table.status != Table.Status.WAITING:
+            raise ServiceError("table_not_waiting")
+        if user_seat(table, user) is None:
+            raise ServiceError("not_seated")
+        target = table.seats.filter(index=seat, is_bot=True).first() if isinstance(seat, int) else None
+        if target is None:
+            raise ServiceError("no_such_seat")
+        target.is_bot = False
+        target.bot_level = ""
+        target.save(update_fields=["is_bot", "bot_level"])
+        _bump(table)

@@ -1,0 +1,49 @@
+"""Fixtures for the web-layer tests: a fast room, users, and a table with one human and three bots."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import services
+from games.models import Room
+
+
+@pytest.fixture(autouse=True)
+def _no_clock(settings):
+    settings.GAME_CLOCK_ENABLED = False
+
+
+@pytest.fixture
+def room(db):
+    return Room.objects.create(name="Test room", bot_delay=Decimal("0"), bot_level="easy")
+
+
+@pytest.fixture
+def make_user(db):
+    def make(name: str):
+        return get_user_model().objects.create_user(username=name, password="pw-123456")
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def bot_table(room, alice):
+    """A started table: alice in seat 0, bots elsewhere."""
+    table = services.table_create(room_id=room.pk, user=alice)
+    services.table_fill_bots(table_id=table.pk, user=alice)
+    services.table_start(table_id=table.pk, user=alice)
+    table.refresh_from_db()
+    return table
