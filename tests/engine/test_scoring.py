@@ -1,0 +1,458 @@
+"""Scoring (SHANGHAI_RULES.md §5-§7, §11): one test per rule line, hands in notation."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine.melds import Meld, MeldError
+from games.engine.rules import Rules
+from games.engine.scoring import (
+    ScoringError,
+    WinContext,
+    is_legal_win,
+    score_win,
+    settle,
+    winning_tiles,
+)
+from games.engine.tiles import parse_tiles, to_counts
+
+STD = Rules()
+
+
+def ctx(hand, tile, melds=(), flowers="", win="discard", winner=0, frm=None, **kw) -> WinContext:
+    if frm is None and win in ("discard", "rob_kong"):
+        frm = (winner + 1) % 4
+    return WinContext(
+        winner=winner,
+        win=win,
+        concealed=tuple(parse_tiles(hand)),
+        winning_tile=None if tile is None else parse_tiles(tile)[0],
+        melds=tuple(Meld.parse(m) for m in melds),
+        flowers=tuple(parse_tiles(flowers)),
+        from_seat=frm,
+        **kw,
+    )
+
+
+def scored(*args, rules=STD, **kw):
+    c = ctx(*args, **kw)
+    return score_win(c, rules), c
+
+
+def pays(*args, rules=STD, **kw):
+    s, c = scored(*args, rules=rules, **kw)
+    return settle([(c, s)], rules)
+
+
+# --- §5 winning hands ----------------------------------------------------------------------------
+
+
+def test_plain_mixed_hand_never_wins():
+    s, c = scored("123m456p789s234s1z", "1z")
+    assert (s.legal, s.pattern, s.value) == (False, None, 0)
+    assert settle([(c, s)], STD) == [0, 0, 0, 0]
+
+
+def test_incomplete_hand_is_not_a_win():
+    s, _ = scored("123456789m1234z", "5z", win="self_draw")
+    assert not s.legal
+
+
+def test_pengpeng_across_suits():
+    s, _ = scored("222p333s444s5z", "5z", melds=["pong 111m<2"])
+    assert (s.legal, s.pattern, s.features, s.hua, s.value) == (True, "pengpeng", (), 0, 2)
+
+
+def test_mixed_suits_with_a_chow_never_win():
+    s, _ = scored("222p333s444s5z", "5z", melds=["chow 123m<3"])
+    assert not s.legal
+
+
+def test_hunyise():
+    s, _ = scored("456789m111z5z", "5z", melds=["chow 123m<3"])
+    assert (s.pattern, s.hua, s.value) == ("hunyise", 1, 3)
+
+
+def test_qingyise():
+    s, _ = scored("456789p1199p", "9p", melds=["chow 123p<3"])
+    assert (s.pattern, s.value) == ("qingyise", 10)
+
+
+def test_hunpeng():
+    s, _ = scored("222333m5557z", "7z", melds=["pong 111m<1"])
+    assert (s.pattern, s.hua, s.value) == ("hunpeng", 2, 10)
+
+
+def test_qingpeng():
+    s, _ = scored("2225558s", "8s", melds=["pong 111s<1", "pong 999s<2"])
+    assert (s.pattern, s.value) == ("qingpeng", 20)
+
+
+def test_fengyise_any_arrangement_with_an_exposed_pong():
+    s, _ = scored("2345672345z", "6z", melds=["pong 111z<2"])
+    assert (s.legal, s.pattern, s.hua, s.value) == (True, "fengyise", 1, 20)
+
+
+def test_fengpeng():
+    s, _ = scored("6667z", "7z", melds=["pong 111z<1", "pong 222z<2", "pong 555z<3"])
+    assert (s.pattern, s.hua, s.value) == ("fengpeng", 6, 40)
+
+
+def test_honour_concealed_part_with_a_suit_meld_needs_sets():
+    s, _ = scored("1234567z", "1z", melds=["chow 123m<3", "pong 444m<2"])
+    assert not s.legal
+
+
+def test_only_the_highest_pattern_counts_and_ties_name_the_lower_row():
+    # 111 222 333 444m + 9m pair: 清碰 (pongs) or 清一色 (chows); both pay 2 勒子 with 门清.
+    s, _ = scored("1112223334449m", "9m", win="self_draw")
+    assert (s.pattern, s.features, s.value) == ("qingpeng", ("menqing",), 20)
+
+
+def test_best_split_pays_most():
+    s, _ = scored("1112223334m", "4m", melds=["pong 666m<2"])
+    assert (s.pattern, s.value) == ("qingpeng", 20)
+
+
+def test_menqing_allows_concealed_kong_and_claimed_winning_tile():
+    s, _ = scored("222p333s444s5z", "5z", melds=["kong_concealed 1111m"])
+    assert "menqing" in s.features
+
+
+def test_added_kong_breaks_menqing():
+    s, _ = scored("222p333s444s5z", "5z", melds=["kong_added 1111m<2"])
+    assert "menqing" not in s.features
+
+
+def test_dadiaoche_is_the_single_held_tile_pairing():
+    s, _ = scored("5s", "5s", melds=["pong 111s<1", "pong 222s<2", "pong 333s<3", "pong 444s<1"])
+    assert (s.pattern, s.features, s.value) == ("qingpeng", ("dadiaoche",), 20)
+    s, _ = scored("1555z", "1z", melds=["pong 111s<1", "pong 222s<2", "pong 333s<3"])
+    assert "dadiaoche" not in s.features
+
+
+# --- §6 花 ---------------------------------------------------------------------------------------
+
+
+def test_hua_suit_kongs_wind_kong_and_concealed_dragon_pong():
+    melds = ["kong_exposed 1111m<1", "kong_concealed 2222m", "kong_exposed 1111z<2"]
+    s, _ = scored("5557z", "7z", melds=melds, flowers="13f")
+    # flowers 2 + exposed suit kong 1 + concealed suit kong 2 + exposed wind kong 2 + dragon pong 2
+    assert (s.pattern, s.hua) == ("hunpeng", 9)
+
+
+def test_hua_honour_kongs_and_added_kong():
+    melds = ["kong_concealed 1111z", "kong_exposed 5555z<1", "kong_concealed 6666z"]
+    s, _ = scored("2227z", "7z", melds=melds, win="self_draw")
+    # concealed wind kong 3 + exposed dragon kong 3 + concealed dragon kong 4 + concealed wind pong 1
+    assert (s.pattern, s.hua) == ("fengpeng", 11)
+    s, _ = scored("2227z", "7z", melds=["kong_added 3333p<2", "pong 111p<1", "kong_added 6666z<3"])
+    # added suit kong 1 + added dragon kong 3 + concealed wind pong 1
+    assert s.hua == 5
+
+
+def test_pong_completed_by_the_winning_discard_counts_as_a_pong():
+    s, _ = scored("123456789m1155z", "5z")
+    assert s.hua == 2
+
+
+# --- §7 values -----------------------------------------------------------------------------------
+
+
+def test_hunyise_value_is_base_plus_hua_capped_at_one_lezi():
+    s, _ = scored("456789m111z5z", "5z", melds=["chow 123m<3"], flowers="12345678f")
+    assert (s.hua, s.value) == (9, 10)  # 2 + 9 = 11, cap 1 勒子
+
+
+def test_gangkai_floor_and_flower_replacement_is_gangkai():
+    for win in ("kong_replacement", "flower_replacement"):
+        s, _ = scored("222p333s444s5z", "5z", melds=["pong 111m<2"], win=win)
+        assert (s.features, s.value) == (("gangkai",), 10)
+
+
+def test_dadiaoche_floor():
+    s, _ = scored("9m", "9m", melds=["chow 123m<3", "pong 555m<1", "pong 111z<2", "chow 789m<3"])
+    assert (s.value, s.features) == (10, ("dadiaoche",))
+
+
+def test_menqing_doubles_and_lifts_the_cap_to_two():
+    # 混一色 with 3 花, 门清: (2 + 3) × 2 = 10 (seed worked check)
+    s, _ = scored("123456789m1114z", "4z", flowers="12f")
+    assert (s.pattern, s.hua, s.features, s.value) == ("hunyise", 3, ("menqing",), 10)
+    s, _ = scored("123456789m1114z", "4z", flowers="12345678f")
+    assert s.value == 20  # (2 + 9) × 2 = 22, cap 2 勒子
+
+
+@pytest.mark.parametrize(
+    ("dice", "kaibao"), [((3, 3), True), ((1, 4), True), ((4, 1), True), ((2, 5), False), ((1, 3), False)]
+)
+def test_kaibao_dice(dice, kaibao):
+    s, _ = scored("2225558s", "8s", melds=["pong 111s<1", "pong 999s<2"], dice=dice)
+    assert ("kaibao" in s.features) == kaibao
+    assert s.value == (40 if kaibao else 20)  # 清碰 + 开宝 = 4 勒子 (seed worked check)
+
+
+def test_huangfan_doubles_once_whatever_the_count():
+    for count in (1, 3):
+        s, _ = scored("6667z", "7z", melds=["pong 111z<1", "pong 222z<2", "pong 555z<3"], huangfan=count)
+        assert (s.features, s.value) == (("huangfan",), 80)  # 风碰 + 荒番 = 8 勒子
+
+
+def test_stake_multiplies_the_value():
+    s, _ = scored("2225558s", "8s", melds=["pong 111s<1", "pong 999s<2"], stake=3)
+    assert s.value == 60
+
+
+def test_eight_flowers():
+    s, c = scored("159m159p159s1234z", None, win="eight_flowers", flowers="12345678f", winner=2)
+    assert (s.legal, s.pattern, s.value) == (True, "bahua", 20)
+    assert settle([(c, s)], STD) == [-20, -20, 60, -20]
+    s, _ = scored("159m159p159s1234z", None, win="eight_flowers", flowers="1234567f")
+    assert not s.legal
+
+
+# --- §11 house options ---------------------------------------------------------------------------
+
+
+def test_menqing_lezi_option_is_a_floor():
+    s, _ = scored("111m222p333s444s5z", "5z", win="self_draw", rules=Rules(menqing="lezi"))
+    # pengpeng with no 花: P = 2, floor 1 勒子, the cap stays 1
+    assert (s.features, s.value) == (("menqing",), 10)
+
+
+def test_gangkai_double_option():
+    s, _ = scored(
+        "222p333s444s5z", "5z", melds=["pong 111m<2"], win="kong_replacement", rules=Rules(gangkai="double")
+    )
+    assert s.value == 4
+
+
+def test_haidi_options():
+    args = ("222p333s444s5z", "5z")
+    kw = {"melds": ["pong 111m<2"], "win": "self_draw", "last_tile": True}
+    s, _ = scored(*args, **kw)
+    assert "haidi" not in s.features and s.value == 2
+    s, _ = scored(*args, rules=Rules(haidi="double"), **kw)
+    assert (s.features, s.value) == (("haidi",), 4)
+    s, _ = scored(*args, rules=Rules(haidi="lezi"), **kw)
+    assert s.value == 10
+    s, _ = scored(*args, rules=Rules(haidi="lezi"), melds=["pong 111m<2"], last_tile=True)
+    assert "haidi" not in s.features  # a discard is not 海底捞月
+
+
+# --- who pays ------------------------------------------------------------------------------------
+
+HUN = ("456789m111z5z", "5z")
+HUN_MELDS = ["chow 123m<3"]  # 混一色, 花 1, V = 3
+
+
+def test_discarder_pays_one_share():
+    assert pays(*HUN, melds=HUN_MELDS, winner=1, frm=3) == [0, 3, 0, -3]
+
+
+def test_self_draw_everyone_pays():
+    assert pays(*HUN, melds=HUN_MELDS, winner=1, win="self_draw") == [-3, 9, -3, -3]
+
+
+def test_rob_kong_konger_pays_three_shares():
+    assert pays(*HUN, melds=HUN_MELDS, winner=1, win="rob_kong", frm=0) == [-9, 9, 0, 0]
+
+
+def test_payment_options():
+    assert pays(*HUN, melds=HUN_MELDS, winner=1, frm=3, rules=Rules(payment="chu_chong")) == [-3, 12, -3, -6]
+    assert pays(*HUN, melds=HUN_MELDS, winner=1, frm=3, rules=Rules(payment="bao_chong")) == [0, 9, 0, -9]
+
+
+def test_several_winners_on_one_discard_each_settle_with_the_discarder():
+    a_s, a = scored(*HUN, melds=HUN_MELDS, winner=1, frm=0)
+    b_s, b = scored("2225558s", "8s", melds=["pong 111s<1", "pong 999s<2"], winner=3, frm=0)
+    assert settle([(a, a_s), (b, b_s)], STD) == [-23, 3, 0, 20]
+
+
+def test_loss_cap_and_its_options():
+    big = ("6667z", "7z")
+    melds = ["pong 111z<1", "pong 222z<2", "pong 555z<3"]
+    assert pays(*big, melds=melds, frm=1, huangfan=1) == [50, -50, 0, 0]
+    assert pays(*big, melds=melds, frm=1, huangfan=1, rules=Rules(hand_loss_cap_lezi=None)) == [80, -80, 0, 0]
+    assert pays(*big, melds=melds, frm=1, huangfan=1, rules=Rules(hand_loss_cap_lezi=7)) == [70, -70, 0, 0]
+    assert pays(*big, melds=melds, frm=1, huangfan=1, stake=2) == [100, -100, 0, 0]
+
+
+def test_loss_cap_over_two_winners_pays_the_nearest_first():
+    melds = ["pong 111z<1", "pong 222z<2", "pong 555z<3"]
+    a_s, a = scored("6667z", "7z", melds=melds, winner=2, frm=0)  # 40 each
+    b_s, b = scored("2225558s", "8s", melds=["pong 111s<1", "pong 999s<2"], winner=1, frm=0)  # 20
+    assert settle([(a, a_s), (b, b_s)], STD) == [-50, 20, 30, 0]
+
+
+# --- 承包 ----------------------------------------------------------------------------------------
+
+FEED_1_FROM_0 = ((0, 0, 0, 0), (3, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+
+
+def test_feeds_below_three_are_not_partners():
+    feeds = ((0, 0, 0, 0), (2, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+    assert pays(*HUN, melds=HUN_MELDS, winner=1, win="self_draw", feeds=feeds) == [-3, 9, -3, -3]
+
+
+def test_chengbao_partner_deals_in_or_third_player_deals_in():
+    kw = {"melds": HUN_MELDS, "winner": 1, "feeds": FEED_1_FROM_0}
+    assert pays(*HUN, frm=0, **kw) == [-6, 6, 0, 0]
+    assert pays(*HUN, frm=2, **kw) == [0, 6, -6, 0]
+    assert pays(*HUN, frm=2, ready=(False, False, True, False), **kw) == [-3, 6, -3, 0]
+
+
+def test_chengbao_self_draw_partner_pays_five_shares_and_partner_direction_either_way():
+    assert pays(*HUN, melds=HUN_MELDS, winner=1, win="self_draw", feeds=FEED_1_FROM_0) == [-15, 15, 0, 0]
+    fed = ((0, 3, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))  # the partner claimed from the winner
+    assert pays(*HUN, melds=HUN_MELDS, winner=1, win="kong_replacement", feeds=fed) == [-50, 50, 0, 0]
+
+
+def test_chengbao_rob_kong():
+    kw = {"melds": HUN_MELDS, "winner": 1, "win": "rob_kong", "feeds": FEED_1_FROM_0}
+    assert pays(*HUN, frm=2, **kw) == [-9, 18, -9, 0]
+    assert pays(*HUN, frm=0, **kw) == [-9, 9, 0, 0]  # the partner is the konger: 3 shares once
+
+
+def test_chengbao_twice_when_both_directions_reach_three():
+    twice = ((0, 3, 0, 0), (3, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+    kw = {"melds": HUN_MELDS, "winner": 1, "feeds": twice}
+    assert pays(*HUN, win="self_draw", **kw) == [-30, 30, 0, 0]
+    assert pays(*HUN, frm=2, ready=(False, False, True, False), **kw) == [-6, 12, -6, 0]
+
+
+def test_chengbao_several_partners_each_settled_payer_charged_once():
+    feeds = ((0, 0, 0, 0), (3, 0, 0, 3), (0, 0, 0, 0), (0, 0, 0, 0))
+    kw = {"melds": HUN_MELDS, "winner": 1, "feeds": feeds}
+    assert pays(*HUN, win="self_draw", **kw) == [-15, 30, 0, -15]
+    assert pays(*HUN, frm=2, ready=(False, False, True, False), **kw) == [-3, 9, -3, -3]
+    assert pays(*HUN, frm=2, **kw) == [0, 6, -6, 0]
+
+
+def test_two_winners_who_are_partners_do_not_pay_each_other():
+    feeds = ((0, 0, 0, 0), (0, 0, 0, 3), (0, 0, 0, 0), (0, 0, 0, 0))
+    a_s, a = scored(*HUN, melds=HUN_MELDS, winner=1, frm=0, feeds=feeds)
+    b_s, b = scored("2225558s", "8s", melds=["pong 111s<1", "pong 999s<2"], winner=3, frm=0, feeds=feeds)
+    assert settle([(a, a_s), (b, b_s)], STD) == [-46, 6, 0, 40]
+    ready = (True, False, False, False)
+    a_s, a = scored(*HUN, melds=HUN_MELDS, winner=1, frm=0, feeds=feeds, ready=ready)
+    b_s, b = scored(
+        "2225558s", "8s", melds=["pong 111s<1", "pong 999s<2"], winner=3, frm=0, feeds=feeds, ready=ready
+    )
+    assert settle([(a, a_s), (b, b_s)], STD) == [-23, 3, 0, 20]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    winner=st.integers(0, 3),
+    other=st.integers(1, 3),
+    win=st.sampled_from(["discard", "self_draw", "rob_kong", "kong_replacement", "flower_replacement"]),
+    feeds=st.lists(st.lists(st.integers(0, 4), min_size=4, max_size=4), min_size=4, max_size=4),
+    ready=st.lists(st.booleans(), min_size=4, max_size=4),
+    payment=st.sampled_from(["discarder", "chu_chong", "bao_chong"]),
+    cap=st.sampled_from([None, 1, 5]),
+    huangfan=st.integers(0, 2),
+)
+def test_settle_always_sums_to_zero(winner, other, win, feeds, ready, payment, cap, huangfan):
+    frm = (winner + other) % 4 if win in ("discard", "rob_kong") else None
+    feeds = tuple(tuple(0 if a == b else x for b, x in enumerate(row)) for a, row in enumerate(feeds))
+    rules = Rules(payment=payment, hand_loss_cap_lezi=cap)
+    s, c = scored(
+        *HUN,
+        melds=HUN_MELDS,
+        winner=winner,
+        win=win,
+        frm=frm,
+        feeds=feeds,
+        ready=tuple(ready),
+        huangfan=huangfan,
+        rules=rules,
+    )
+    got = settle([(c, s)], rules)
+    assert sum(got) == 0
+    assert got[winner] > 0 and all(p <= 0 for seat, p in enumerate(got) if seat != winner)
+    if cap is not None:
+        assert min(got) >= -cap * 10
+
+
+# --- legality helpers for the turn machine -------------------------------------------------------
+
+
+def counts(text):
+    return to_counts(parse_tiles(text))
+
+
+def test_is_legal_win_matches_score_win():
+    assert is_legal_win(counts("456789m111z55z"), [Meld.parse("chow 123m<3")], STD)
+    assert not is_legal_win(counts("123m456p789s234s11z"), [], STD)
+    assert is_legal_win(counts("111m222p333s444s55z"), [], STD)
+    assert not is_legal_win(counts("1234567z"), [Meld.parse("chow 123m<3"), Meld.parse("pong 444m<2")], STD)
+
+
+def test_winning_tiles():
+    assert winning_tiles(counts("123456789m1z"), [Meld.parse("pong 777z<3")], STD) == parse_tiles("1z")
+    assert winning_tiles(counts("123m456p789s234s1z"), [], STD) == []
+    assert winning_tiles(counts("111m222p333s44s55z"), [], STD) == parse_tiles("4s5z")
+
+
+def test_winning_tiles_all_honours_and_no_fifth_copy_counting_melds():
+    melds = [Meld.parse(m) for m in ("pong 222z<1", "pong 333z<2", "pong 444z<3")]
+    assert winning_tiles(counts("1113z"), melds, STD) == parse_tiles("124567z")
+
+
+def test_other_presets_are_refused_clearly():
+    with pytest.raises(ScoringError, match="not implemented"):
+        score_win(ctx(*HUN, melds=HUN_MELDS), Rules(preset="home"))
+
+
+# --- inputs: WinContext, Rules, Meld -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"hand": "1111m23456789m5z", "tile": "1m"}, "more than 4"),
+        ({"hand": "123m", "tile": "1m"}, "hand size"),
+        ({"frm": 0}, "own discard"),
+        ({"win": "tsumo"}, "win must be"),
+        ({"dice": (0, 3)}, "dice"),
+        ({"stake": 0}, "stake"),
+    ],
+)
+def test_bad_win_context(kw, message):
+    args = {"hand": "123456789m1234z", "tile": "1z"} | kw
+    hand, tile = args.pop("hand"), args.pop("tile")
+    with pytest.raises(ScoringError, match=message):
+        ctx(hand, tile, **args)
+
+
+def test_rules_round_trip_and_strict_json():
+    rules = Rules(menqing="lezi", hand_loss_cap_lezi=None)
+    assert Rules.from_json(rules.to_json()) == rules
+    with pytest.raises(ValueError, match="unknown rules option"):
+        Rules.from_json({"colour": "red"})
+    with pytest.raises(ValueError, match="rules.payment"):
+        Rules.from_json({"payment": "everyone"})
+    with pytest.raises(ValueError, match="preset"):
+        Rules(preset="riichi")
+
+
+def test_meld_round_trips_and_refuses_impossible_melds():
+    for text in ("pong 777z<3", "chow 123m<0", "kong_concealed 2222m", "kong_added 5555p<1"):
+        meld = Meld.parse(text)
+        assert str(meld) == text
+        assert Meld.from_json(meld.to_json()) == meld
+    assert Meld.parse("kong_concealed 2222m").is_kong and not Meld.parse("kong_concealed 2222m").is_exposed
+    for bad in (
+        "chow 124m<0",
+        "chow 789z<1",
+        "pong 778z<1",
+        "kong_exposed 777z<1",
+        "kong_concealed 2222m<1",
+        "pong 777z<4",
+        "bump 777z",
+    ):
+        with pytest.raises(MeldError):
+            Meld.parse(bad)
