@@ -7,6 +7,7 @@ commit.
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from games.engine.bots import levels as bot_levels
 from games.models import Room, Seat, Table
@@ -83,7 +84,8 @@ def table_stand(*, table_id: int, user) -> None:
             seat.is_bot = True
             seat.bot_level = table.room.bot_level
             table.huangfan = 0
-            fields.append("huangfan")
+            table.deadline = timezone.now()  # the bot may be the seat the clock is waiting for
+            fields += ["huangfan", "deadline"]
         seat.connected = False
         seat.save(update_fields=["user", "is_bot", "bot_level", "connected"])
         if table.owner_id == user.pk:

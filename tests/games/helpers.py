@@ -1,0 +1,54 @@
+"""Driving a table through the services the way the browser and the clock do."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games import services
+from games.engine.actions import Action as EngineAction
+from games.engine.rules import Rules
+from games.engine.state import GameState
+from games.models import Hand, Table
+
+
+def state_of(table: Table) -> GameState:
+    table.refresh_from_db()
+    return GameState.from_json(table.state)
+
+
+def play_until_ended(table: Table, humans: dict[int, object], *, max_steps: int = 3000) -> GameState:
+    """Humans answer with the engine's timeout action (a legal move); bots move through clock_tick."""
+    for _ in range(max_steps):
+        state = state_of(table)
+        if state.phase == "ended":
+            return state
+        waiting_humans = [s for s in state.pending_seats() if s in humans and state.legal_actions(s)]
+        if waiting_humans:
+            seat = waiting_humans[0]
+            services.table_act(
+                table_id=table.pk,
+                user=humans[seat],
+                action=str(state.timeout_action(seat)),
+                version=table.version,
+            )
+        else:
+            assert services.clock_tick(now=timezone.now()) > 0, "the clock found nothing to do"
+    raise AssertionError("the hand did not end")
+
+
+def replay_hand(hand: Hand) -> GameState:
+    actions = [EngineAction.parse(a) for a in hand.actions.order_by("seq").values_list("action", flat=True)]
+    return GameState.replay(
+        seed=hand.seed,
+        rules=Rules.from_json(hand.rules),
+        dealer=hand.dealer,
+        huangfan=hand.huangfan,
+        stake=hand.stake,
+        actions=actions,
+    )
+
+
+def later(seconds: float):
+    return timezone.now() + timedelta(seconds=seconds)
