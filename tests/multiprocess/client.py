@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import websockets
 
+from tests.multiprocess import frames
+
 VERSION_RE = re.compile(r'data-version="(\d+)"')
 
 
@@ -43,6 +45,7 @@ class TableClient:
     _reader: asyncio.Task | None = None
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     closed_by_server: bool = False
+    sent: list[tuple[int, str]] = field(default_factory=list)  # (version seen, action) for every action sent
 
     @property
     def url(self) -> str:
@@ -119,3 +122,26 @@ class TableClient:
 
     async def wait_for_version(self, version: int, *, timeout: float = 30) -> None:
         await self.wait_for(lambda c: c.version >= version, timeout=timeout, what=f"version {version}")
+
+    @property
+    def hand_ended(self) -> bool:
+        return bool(frames.public_state(self.last_frame)["payments"])
+
+    async def autoplay(self, *, timeout: float) -> None:
+        """Act as a scripted player until the hand ends: answer every frame that offers this seat
+        something with `frames.choose_action`, carrying the frame's version. A refused (stale)
+        action is simply retried on the next frame."""
+        answered = -1
+        while True:
+            await self.wait_for(
+                lambda c, seen=answered: c.hand_ended or c.version > seen,
+                timeout=timeout,
+                what="a frame to answer",
+            )
+            if self.hand_ended:
+                return
+            answered = self.version
+            action = frames.choose_action(frames.legal_actions(self.last_frame))
+            if action is not None:
+                self.sent.append((answered, action))
+                await self.send({"action": action, "version": str(answered)})

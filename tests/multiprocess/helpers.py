@@ -24,3 +24,22 @@ def assert_clean_logs(servers: list[DaphneServer]) -> None:
         text = server.log_path.read_text(errors="replace") if server.log_path.exists() else ""
         found = [marker for marker in LOG_FAILURE_MARKERS if marker in text]
         assert not found, f"{server.name} logged {found}:\n{server.log_tail(60)}"
+
+
+def table_row(cluster: Cluster, table_id: int) -> dict:
+    ((version, scores, status),) = cluster.database.query(
+        "SELECT version, scores, status FROM games_table WHERE id = %s", (table_id,)
+    )
+    return {"version": version, "scores": scores, "status": status}
+
+
+def human_actions(cluster: Cluster, table_id: int) -> list[dict]:
+    """Every action a person played at the table (not the clock), with the process that wrote it."""
+    rows = cluster.database.query(
+        """SELECT a.seat, a.version, a.action, au.app FROM games_action a
+           JOIN games_hand h ON h.id = a.hand_id JOIN games_match m ON m.id = h.match_id
+           LEFT JOIN mp_audit au ON au.action_id = a.id
+           WHERE m.table_id = %s AND NOT a.by_clock ORDER BY a.version""",
+        (table_id,),
+    )
+    return [{"seat": s, "version": v, "action": a, "app": app} for s, v, a, app in rows]
