@@ -12,7 +12,7 @@ from typing import Any, TextIO
 from .melds import Meld
 from .rules import Rules
 from .scoring import WinContext, score_win, settle
-from .tiles import NotationError, check_counts, is_flower, parse_tiles
+from .tiles import NotationError, check_counts, is_dragon, is_flower, parse_tiles
 
 CASE_FIELDS = {
     "name", "preset", "options", "stake", "dealer", "dice", "huangfan", "winner", "win", "from", "hand",
@@ -49,8 +49,9 @@ def parse_case(case: Any) -> tuple[str, WinContext, Rules]:
         if any(is_flower(t) for t in hand):
             raise CaseError("flowers belong in 'flowers', not in 'hand'")
         flowers = _tiles(case.get("flowers", ""), "flowers")
-        if not all(is_flower(t) for t in flowers):
-            raise CaseError("'flowers' may hold only flower tiles")
+        dragons_too = rules.preset == "home"
+        if not all(is_flower(t) or (dragons_too and is_dragon(t)) for t in flowers):
+            raise CaseError("'flowers' may hold only flower tiles (and dragons in the home preset)")
         melds_json = case.get("melds", [])
         if not isinstance(melds_json, list):
             raise CaseError("melds must be a list")

@@ -59,7 +59,7 @@ def test_options_reach_the_rules(tmp_path, capsys):
         (None, "[{", "not valid JSON"),
         ({"name": "x"}, None, "JSON list"),
         ([GOOD | {"preset": "riichi"}], None, "preset"),
-        ([GOOD | {"preset": "lazi"}], None, "not implemented"),
+        ([GOOD | {"flowers": "5z"}], None, "only flower tiles"),
         ([GOOD | {"hand": "123456789x1z"}], None, "unexpected character"),
         ([GOOD | {"hand": "111112345678m"}], None, "more than 4 copies"),
         ([GOOD | {"flowers": "11f"}], None, "more than 1 copies of 1f"),

@@ -16,9 +16,12 @@ from games.engine.scoring import (
     settle,
     winning_tiles,
 )
+from games.engine.scoring.lazi import dice_huangfan
 from games.engine.tiles import parse_tiles, to_counts
 
 STD = Rules()
+LAZI = Rules(preset="lazi")
+HOME = Rules(preset="home")
 
 
 def ctx(hand, tile, melds=(), flowers="", win="discard", winner=0, frm=None, **kw) -> WinContext:
@@ -402,11 +405,6 @@ def test_winning_tiles_all_honours_and_no_fifth_copy_counting_melds():
     assert winning_tiles(counts("1113z"), melds, STD) == parse_tiles("124567z")
 
 
-def test_other_presets_are_refused_clearly():
-    with pytest.raises(ScoringError, match="not implemented"):
-        score_win(ctx(*HUN, melds=HUN_MELDS), Rules(preset="home"))
-
-
 # --- inputs: WinContext, Rules, Meld -------------------------------------------------------------
 
 
@@ -456,3 +454,101 @@ def test_meld_round_trips_and_refuses_impossible_melds():
     ):
         with pytest.raises(MeldError):
             Meld.parse(bad)
+
+
+# --- lazi (§8) -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("dice", "bonus"),
+    [((1, 1), 2), ((4, 4), 2), ((1, 3), 1), ((2, 4), 1), ((3, 3), 1), ((2, 5), 0), ((5, 6), 0)],
+)
+def test_lazi_dice_huangfan(dice, bonus):
+    assert dice_huangfan(dice) == bonus
+
+
+def test_lazi_open_hand_value_and_fan():
+    s, _ = scored(*HUN, melds=HUN_MELDS, rules=LAZI)
+    assert (s.pattern, s.hua, s.value) == ("hunyise", 1, 4)  # 3 + 1 花
+    s, _ = scored(*HUN, melds=HUN_MELDS, win="kong_replacement", rules=LAZI)
+    assert (s.features, s.value) == (("gangkai",), 8)
+    s, _ = scored("123456789m1114z", "4z", flowers="1234567f", win="flower_replacement", rules=LAZI)
+    assert (s.features, s.value) == (("gangkai", "menqing"), 20)  # (3 + 8) × 4, capped at 1 喇
+
+
+def test_lazi_fixed_hands_ignore_hua_and_fan():
+    s, _ = scored("2225558s", "8s", melds=["pong 111s<1", "pong 999s<2"], flowers="1234f", rules=LAZI)
+    assert (s.pattern, s.value) == ("qingpeng", 40)
+    s, _ = scored("9m", "9m", melds=["chow 123m<3", "pong 555m<1", "pong 111z<2", "chow 789m<3"], rules=LAZI)
+    assert (s.pattern, s.value) == ("dadiaoche", 20)
+
+
+def test_lazi_tianhu_dihu_need_a_qualifying_hand():
+    s, _ = scored("1112345678999m", "5m", win="self_draw", first_go_round=True, rules=LAZI)
+    assert (s.pattern, s.value) == ("tianhu", 200)
+    s, _ = scored(*HUN, melds=HUN_MELDS, winner=2, frm=1, first_go_round=True, rules=LAZI)
+    assert (s.pattern, s.value) == ("dihu", 160)
+    s, _ = scored("123m456p789s234s1z", "1z", win="self_draw", first_go_round=True, rules=LAZI)
+    assert not s.legal
+
+
+def test_lazi_huangfan_doubles_and_there_is_no_chengbao_or_loss_cap():
+    melds = ["pong 111z<1", "pong 222z<2", "pong 555z<3"]
+    s, _ = scored("6667z", "7z", melds=melds, dice=(1, 6), rules=LAZI)
+    assert (s.features, s.value) == (("huangfan",), 160)
+    feeds = ((0, 3, 3, 3), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+    assert pays("6667z", "7z", melds=melds, win="self_draw", huangfan=1, feeds=feeds, rules=LAZI) == [
+        480,
+        -160,
+        -160,
+        -160,
+    ]
+    assert pays(*HUN, melds=HUN_MELDS, winner=1, win="rob_kong", frm=0, rules=LAZI) == [-12, 12, 0, 0]
+
+
+# --- home (§9) -----------------------------------------------------------------------------------
+
+
+def test_home_plain_hand_wins_and_counts_ten_without_flowers():
+    s, _ = scored("123m456p789s234s1z", "1z", flowers="3f", rules=HOME)
+    assert (s.legal, s.pattern, s.features, s.value) == (True, "pinghu", ("menqing",), 3)  # 1 × 2 + 1
+    s, _ = scored("123m456p789s234s1z", "1z", rules=HOME)
+    assert s.value == 20  # 10 × 2 + 1 = 21, capped at 20
+
+
+def test_home_dragons_are_flowers():
+    s, _ = scored("123m456p789s234s1z", "1z", flowers="5z6z7z3f", rules=HOME)
+    assert (s.hua, s.value) == (4, 9)
+    with pytest.raises(ScoringError, match="dragons"):
+        score_win(ctx("123m456p789s234s5z", "5z"), HOME)
+    with pytest.raises(ScoringError, match="dragons"):
+        score_win(ctx("123m456p789s234s1z", "1z", flowers="5z"), STD)
+
+
+def test_home_m_counts_wind_pongs_and_kongs():
+    # 花 1 + wind pong (exposed) 1 + wind kong 1 + 1 + suit kong 1 = 5; 碰碰胡 × 2 -> 11
+    melds = ["pong 111z<1", "kong_exposed 2222z<2", "kong_exposed 9999p<3"]
+    s, _ = scored("1115m", "5m", melds=melds, flowers="1f", rules=HOME)
+    assert (s.pattern, s.value) == ("pengpeng", 11)  # the concealed 111m is a suit pong: no M
+
+
+def test_home_qidui_and_colour_multipliers():
+    s, _ = scored("1133557799m224p", "4p", flowers="2f", win="self_draw", rules=HOME)
+    assert (s.pattern, s.value) == ("qidui", 9)
+    s, _ = scored("1111335577999m", "9m", win="self_draw", flowers="1f", rules=HOME)
+    assert s.pattern == "qidui"  # four of a kind counts as two pairs; 1 × 2 × 4 × 4 + 1 -> 20
+    assert s.value == 20
+
+
+def test_home_payments_have_no_chengbao():
+    feeds = ((0, 0, 0, 0), (3, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+    got = pays("123m456p789s234s1z", "1z", flowers="3f", winner=1, frm=2, feeds=feeds, rules=HOME)
+    assert got == [0, 3, -3, 0]
+
+
+def test_home_legality_and_waits():
+    assert is_legal_win(counts("123m456p789s234s11z"), [], HOME)
+    assert is_legal_win(counts("1133557799m2244p"), [], HOME)
+    assert not is_legal_win(counts("1133557799m2244p"), [], STD)
+    assert winning_tiles(counts("1133557799m224p"), [], HOME) == parse_tiles("4p")
+    assert winning_tiles(counts("123m456p789s234s1z"), [], HOME) == parse_tiles("1z")

@@ -1,4 +1,4 @@
-"""Every case of shared/rules/vectors/standard.json, and the score command run as a subprocess."""
+"""Every case of shared/rules/vectors (standard, lazi, home), and the score command as a subprocess."""
 
 from __future__ import annotations
 
@@ -12,12 +12,15 @@ import pytest
 from games.engine.score_cmd import score_case
 from tests.conftest import REPO, _shared_dir
 
-STANDARD = _shared_dir() / "rules" / "vectors" / "standard.json"
-CASES = json.loads(STANDARD.read_text(encoding="utf-8"))
+VECTORS = _shared_dir() / "rules" / "vectors"
+CASES = json.loads((VECTORS / "standard.json").read_text(encoding="utf-8"))
+OTHER_PRESETS = [
+    c for name in ("lazi", "home") for c in json.loads((VECTORS / f"{name}.json").read_text("utf-8"))
+]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
-def test_standard_case(case):
+@pytest.mark.parametrize("case", CASES + OTHER_PRESETS, ids=[c["name"] for c in CASES + OTHER_PRESETS])
+def test_vector_case(case):
     got = score_case(case)
     for field, expected in case["expect"].items():
         assert got[field] == expected, f"{case['name']}: {field}"

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from ..hand import waits
 from ..melds import Meld
 from ..rules import Rules
-from . import standard
+from . import home, lazi, standard
 from .core import (
     FEATURES,
     PATTERNS,
@@ -38,12 +38,12 @@ __all__ = [
     "winning_tiles",
 ]
 
-_SCORERS = {"standard": standard.score}
+_SCORERS = {"standard": standard.score, "lazi": lazi.score, "home": home.score}
 
 
 def _require_preset(rules: Rules) -> None:
     if rules.preset not in _SCORERS:
-        raise ScoringError(f"scoring for preset {rules.preset!r} is not implemented yet (only 'standard')")
+        raise ScoringError(f"scoring for preset {rules.preset!r} is not implemented")
 
 
 def score_win(ctx: WinContext, rules: Rules) -> WinScore:
@@ -53,8 +53,10 @@ def score_win(ctx: WinContext, rules: Rules) -> WinScore:
 
 
 def is_legal_win(concealed_with_tile_counts: Sequence[int], melds: Sequence[Meld], rules: Rules) -> bool:
-    """Complete and qualifying (§5): the check the turn machine runs on every discard."""
+    """Complete and qualifying (§5; `home` has no minimum): the check run on every discard."""
     _require_preset(rules)
+    if rules.preset == "home":
+        return home.is_legal(concealed_with_tile_counts, melds)
     return qualifies(concealed_with_tile_counts, melds)
 
 
@@ -67,6 +69,14 @@ def winning_tiles(concealed_counts_13: Sequence[int], melds: Sequence[Meld], rul
             used[tile] += 1
     work = list(concealed_counts_13)
     out = []
+    if rules.preset == "home":  # 七对子 is not a structural wait, and dragons are flowers
+        for tile in range(31):
+            if used[tile] < 4:
+                work[tile] += 1
+                if home.is_legal(work, melds):
+                    out.append(tile)
+                work[tile] -= 1
+        return out
     for tile in waits(concealed_counts_13):
         if used[tile] >= 4:
             continue

@@ -45,7 +45,7 @@ class WinContext:
     concealed: tuple[int, ...]
     winning_tile: int | None
     melds: tuple[Meld, ...] = ()
-    flowers: tuple[int, ...] = ()
+    flowers: tuple[int, ...] = ()  # flower codes; in `home` also the dragon tiles set aside
     from_seat: int | None = None
     dealer: int = 0
     dice: tuple[int, int] = (2, 5)
@@ -69,9 +69,10 @@ class WinContext:
             raise ScoringError(f"a {self.win} win has no from seat; got {self.from_seat!r}")
         if any(type(t) is not int or not 0 <= t < N_KINDS for t in self.concealed):
             raise ScoringError("concealed tiles must be suit or honour codes")
-        if any(type(t) is not int or not FLOWER_BASE <= t < N_CODES for t in self.flowers):
-            raise ScoringError("flowers must be flower codes")
-        if len(set(self.flowers)) != len(self.flowers):
+        if any(type(t) is not int or not (FLOWER_BASE <= t < N_CODES or is_dragon(t)) for t in self.flowers):
+            raise ScoringError("flowers must be flower codes (or dragons, which are flowers in `home`)")
+        real = [t for t in self.flowers if t >= FLOWER_BASE]
+        if len(set(real)) != len(real):
             raise ScoringError("each flower exists once")
         if not all(isinstance(m, Meld) for m in self.melds):
             raise ScoringError("melds must be Meld values")
@@ -87,7 +88,7 @@ class WinContext:
             raise ScoringError(
                 f"hand size is wrong: {len(self.concealed)} concealed tiles and {len(self.melds)} melds"
             )
-        copies = to_counts(self.all_tiles())
+        copies = to_counts(self.all_tiles() + list(self.flowers))
         if max(copies) > 4:
             raise ScoringError(f"more than 4 copies of {code_to_str(copies.index(max(copies)))}")
         if len(self.dice) != 2 or any(type(d) is not int or not 1 <= d <= 6 for d in self.dice):
@@ -311,6 +312,11 @@ def shares_for(ctx: WinContext, rules: Rules, co_winners: Sequence[int] = ()) ->
     return owed
 
 
+# Per preset: (承包 applies, the loss cap applies). `lazi` (§8) has neither; `home` (§9) caps each
+# payment at 20 inside the value instead.
+SETTLEMENT = {"standard": (True, True), "lazi": (False, False), "home": (False, False)}
+
+
 def settle(wins: Sequence[tuple[WinContext, WinScore]], rules: Rules) -> list[int]:
     """Payments of the whole hand: four ints summing to zero.
 
@@ -318,6 +324,7 @@ def settle(wins: Sequence[tuple[WinContext, WinScore]], rules: Rules) -> list[in
     the loss cap limits what each payer hands over in total. **Choice** when one payer owes several
     winners more than the cap: the winners are paid in turn order from the payer, nearest first.
     """
+    chengbao, capped = SETTLEMENT[rules.preset]
     legal = [(ctx, score) for ctx, score in wins if score.legal]
     discard_winners: dict[int, list[int]] = {}
     for ctx, _ in legal:
@@ -332,10 +339,15 @@ def settle(wins: Sequence[tuple[WinContext, WinScore]], rules: Rules) -> list[in
             if ctx.win == "discard"
             else []
         )
-        for payer, n in shares_for(ctx, rules, co).items():
+        shares = shares_for(ctx, rules, co) if chengbao else _ordinary_shares(ctx, rules)
+        for payer, n in shares.items():
             if payer != ctx.winner and n:
                 debts[payer][ctx.winner] = debts[payer].get(ctx.winner, 0) + n * score.value
-    cap = None if rules.hand_loss_cap_lezi is None else rules.hand_loss_cap_lezi * rules.lezi * stake
+    cap = (
+        None
+        if rules.hand_loss_cap_lezi is None or not capped
+        else rules.hand_loss_cap_lezi * rules.lezi * stake
+    )
     payments = [0, 0, 0, 0]
     for payer, owed in debts.items():
         left = cap

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from ..rules import Rules
+from ..tiles import FLOWER_BASE
 from .core import (
     PATTERNS,
     REPLACEMENT,
     SELF_DRAWN,
+    ScoringError,
     WinContext,
     WinScore,
     candidate_patterns,
@@ -75,6 +77,8 @@ def share_value(pattern: str, features: tuple[str, ...], hua: int, rules: Rules)
 
 
 def score(ctx: WinContext, rules: Rules) -> WinScore:
+    if any(t < FLOWER_BASE for t in ctx.flowers):
+        raise ScoringError("dragons are flowers only in the home preset")
     counts = ctx.concealed_counts()
     hua = hua_of(counts, ctx.melds, ctx.flowers)
     if ctx.win == "eight_flowers":

@@ -1,0 +1,99 @@
+"""`home` preset scoring (SHANGHAI_RULES.md §9, seed 000 基础规则): no minimum hand, 七对子 allowed,
+the dragons are flowers, and each payer pays `min(M × N + 1, 20)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..hand import is_all_honours, splits
+from ..melds import Meld
+from ..rules import Rules
+from ..tiles import N_KINDS, WINDS, is_dragon, is_wind
+from .core import REPLACEMENT, ScoringError, WinContext, WinScore, colour, dadiaoche, menqing, pattern_of
+
+PAYMENT_CAP = 20
+NO_FLOWERS = 10  # a player with no flower tile counts 10 花
+_KINDS = range(27, 27 + len(WINDS))  # only winds stay in the hand
+
+
+def is_qidui(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
+    """七对子: fourteen concealed tiles in pairs (four of a kind counts as two pairs)."""
+    return not melds and sum(counts) == 14 and all(c % 2 == 0 for c in counts)
+
+
+def is_legal(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
+    """Complete is enough in `home`: sets and a pair, seven pairs, or only honours."""
+    if sum(counts) % 3 != 2 or any(counts[t] for t in range(31, N_KINDS)):
+        return False
+    return bool(splits(counts)) or is_qidui(counts, melds) or is_all_honours(counts)
+
+
+def _readings(counts: Sequence[int], melds: Sequence[Meld]) -> list[tuple[str, int, bool]]:
+    """(kind, multiplier from the shape, whether concealed wind triplets count as pongs)."""
+    melds_pong = all(m.kind != "chow" for m in melds)
+    out = []
+    for sets, _ in splits(counts):
+        pengpeng = melds_pong and all(kind == "pong" for kind, _ in sets)
+        out.append(("pengpeng" if pengpeng else "sets", 2 if pengpeng else 1, True))
+    if is_qidui(counts, melds):
+        out.append(("qidui", 4, False))
+    if not out and is_all_honours(counts) and sum(counts) % 3 == 2:
+        out.append(("honours", 1, True))
+    return out
+
+
+def _m_value(ctx: WinContext, counts: Sequence[int], triplets: bool) -> int:
+    m = len(ctx.flowers) or NO_FLOWERS
+    for meld in ctx.melds:
+        if meld.kind != "chow" and is_wind(meld.tiles[0]):
+            m += 1
+        if meld.is_kong:
+            m += 1
+    if triplets:
+        m += sum(1 for t in _KINDS if counts[t] >= 3)
+    return m
+
+
+def features_of(ctx: WinContext) -> tuple[str, ...]:
+    found = []
+    if ctx.win != "eight_flowers":
+        if menqing(ctx.melds):
+            found.append("menqing")
+        if ctx.win in REPLACEMENT:
+            found.append("gangkai")
+        if dadiaoche(ctx):
+            found.append("dadiaoche")
+        if ctx.win == "rob_kong":
+            found.append("qianggang")
+    return tuple(sorted(found))
+
+
+def score(ctx: WinContext, rules: Rules) -> WinScore:
+    if any(is_dragon(t) for t in ctx.all_tiles()):
+        raise ScoringError("in the home preset the dragons are flowers, never part of the hand")
+    counts = ctx.concealed_counts()
+    hua = len(ctx.flowers)
+    features = features_of(ctx)
+    n_features = 2 ** len(features)
+    if ctx.win == "eight_flowers":
+        real = sum(1 for t in ctx.flowers if not is_dragon(t))
+        readings = [("bahua", 1, True)] if real == 8 else []
+    else:
+        readings = _readings(counts, ctx.melds)
+    if not readings:
+        return WinScore(ctx.winner, ctx.win, ctx.from_seat, False, None, (), hua, 0)
+    n_suits, winds = colour(counts, ctx.melds)
+    colour_n = (4 if not winds else 2) if n_suits == 1 else 1
+    best = None
+    for kind, shape_n, triplets in readings:
+        n = n_features * shape_n * colour_n
+        value = min(_m_value(ctx, counts, triplets) * n + 1, PAYMENT_CAP)
+        if kind in ("qidui", "bahua"):
+            pattern = kind
+        else:
+            pattern = pattern_of(n_suits, winds, kind == "pengpeng") or "pinghu"
+        if best is None or value > best[0]:
+            best = (value, pattern)
+    value, pattern = best
+    return WinScore(ctx.winner, ctx.win, ctx.from_seat, True, pattern, features, hua, value * ctx.stake)

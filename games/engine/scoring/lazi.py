@@ -1,0 +1,102 @@
+"""`lazi` preset scoring (SHANGHAI_RULES.md §8, seed 003): units are 花, 1 喇 = 20 花.
+
+The room's `Rules.base` / `Rules.lezi` belong to `standard`; this preset's 底注 and 喇 are fixed by §8.
+"""
+
+from __future__ import annotations
+
+from ..rules import Rules
+from ..tiles import FLOWER_BASE
+from .core import (
+    PATTERNS,
+    REPLACEMENT,
+    ScoringError,
+    WinContext,
+    WinScore,
+    candidate_patterns,
+    dadiaoche,
+    hua_of,
+    menqing,
+)
+
+BASE = 3
+LA = 20
+# Fixed hands in 喇, highest first (a tie names the one listed first).
+FIXED = {
+    "tianhu": 10,
+    "dihu": 8,
+    "bahua": 6,
+    "fengpeng": 4,
+    "fengyise": 2,
+    "qingpeng": 2,
+    "qingyise": 1,
+    "hunpeng": 1,
+    "dadiaoche": 1,
+}
+_FIXED_ORDER = list(FIXED)
+
+
+def dice_huangfan(dice: tuple[int, int]) -> int:
+    """§8: 1-1 or 4-4 add 2 to the 荒番 count; any other roll with a 1 or a 4, or another double, add 1."""
+    if dice in ((1, 1), (4, 4)):
+        return 2
+    if 1 in dice or 4 in dice or dice[0] == dice[1]:
+        return 1
+    return 0
+
+
+def features_of(ctx: WinContext) -> tuple[str, ...]:
+    found = []
+    if ctx.win != "eight_flowers":
+        if menqing(ctx.melds):
+            found.append("menqing")
+        if ctx.win in REPLACEMENT:
+            found.append("gangkai")
+        if dadiaoche(ctx):
+            found.append("dadiaoche")
+        if ctx.win == "rob_kong":
+            found.append("qianggang")
+    if ctx.huangfan + dice_huangfan(ctx.dice) > 0:
+        found.append("huangfan")
+    return tuple(sorted(found))
+
+
+def _special_hands(ctx: WinContext) -> list[str]:
+    out = []
+    if ctx.first_go_round:
+        if ctx.winner == ctx.dealer and ctx.win == "self_draw":
+            out.append("tianhu")
+        elif ctx.winner != ctx.dealer and ctx.win in ("self_draw", "discard"):
+            out.append("dihu")
+    if dadiaoche(ctx):
+        out.append("dadiaoche")
+    return out
+
+
+def score(ctx: WinContext, rules: Rules) -> WinScore:
+    if any(t < FLOWER_BASE for t in ctx.flowers):
+        raise ScoringError("dragons are flowers only in the home preset")
+    counts = ctx.concealed_counts()
+    hua = hua_of(counts, ctx.melds, ctx.flowers)
+    if ctx.win == "eight_flowers":
+        candidates = ["bahua"] if len(ctx.flowers) == 8 else []
+    else:
+        candidates = candidate_patterns(counts, ctx.melds)
+        if candidates:
+            candidates += _special_hands(ctx)
+    if not candidates:
+        return WinScore(ctx.winner, ctx.win, ctx.from_seat, False, None, (), hua, 0)
+    features = features_of(ctx)
+    fan = ("gangkai" in features) + ("menqing" in features)
+    best = None
+    for pattern in candidates:
+        if pattern in FIXED:
+            value, rank = FIXED[pattern] * LA, len(_FIXED_ORDER) - _FIXED_ORDER.index(pattern)
+        else:
+            value, rank = min((BASE + hua) * 2**fan, LA), -PATTERNS.index(pattern)
+        if best is None or (value, rank) > best[0]:
+            best = ((value, rank), pattern)
+    (value, _), pattern = best
+    if "huangfan" in features:
+        value *= 2
+    return WinScore(ctx.winner, ctx.win, ctx.from_seat, True, pattern, features, hua, value * ctx.stake)
