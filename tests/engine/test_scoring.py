@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
 from games.engine.melds import Meld, MeldError
@@ -17,7 +17,7 @@ from games.engine.scoring import (
     winning_tiles,
 )
 from games.engine.scoring.lazi import dice_huangfan
-from games.engine.tiles import parse_tiles, to_counts
+from games.engine.tiles import is_dragon, parse_tiles, to_counts
 
 STD = Rules()
 LAZI = Rules(preset="lazi")
@@ -552,3 +552,76 @@ def test_home_legality_and_waits():
     assert not is_legal_win(counts("1133557799m2244p"), [], STD)
     assert winning_tiles(counts("1133557799m224p"), [], HOME) == parse_tiles("4p")
     assert winning_tiles(counts("123m456p789s234s1z"), [], HOME) == parse_tiles("1z")
+
+
+# --- the fast legality check agrees with full scoring --------------------------------------------
+
+
+@st.composite
+def random_wins(draw):
+    """A 14-tile hand of sets and a pair (some declared as melds), sometimes with one tile swapped."""
+    suits = draw(st.sampled_from([(0,), (0, 3), (0, 1), (0, 1, 2, 3), (3,)]))
+    used = [0] * 34
+    sets = []
+    for _ in range(4):
+        suit = draw(st.sampled_from(suits))
+        if suit == 3 or draw(st.booleans()):
+            tile = 27 + draw(st.integers(0, 6)) if suit == 3 else suit * 9 + draw(st.integers(0, 8))
+            sets.append(("pong", (tile,) * 3))
+        else:
+            start = suit * 9 + draw(st.integers(0, 6))
+            sets.append(("chow", (start, start + 1, start + 2)))
+    suit = draw(st.sampled_from(suits))
+    pair = 27 + draw(st.integers(0, 6)) if suit == 3 else suit * 9 + draw(st.integers(0, 8))
+    n_melds = draw(st.integers(0, 4))
+    melds = tuple(Meld(kind, tiles, 1) for kind, tiles in sets[:n_melds])
+    concealed = [t for _, tiles in sets[n_melds:] for t in tiles] + [pair, pair]
+    if draw(st.booleans()):
+        concealed[draw(st.integers(0, len(concealed) - 1))] = draw(st.integers(0, 33))
+    for t in concealed + [t for m in melds for t in m.tiles]:
+        used[t] += 1
+    if max(used) > 4:
+        reject()
+    winning = concealed.pop(draw(st.integers(0, len(concealed) - 1)))
+    win = draw(st.sampled_from(["discard", "self_draw", "rob_kong", "kong_replacement"]))
+    return WinContext(
+        winner=0,
+        win=win,
+        concealed=tuple(concealed),
+        winning_tile=winning,
+        melds=melds,
+        from_seat=2 if win in ("discard", "rob_kong") else None,
+        dice=(draw(st.integers(1, 6)), draw(st.integers(1, 6))),
+        huangfan=draw(st.integers(0, 2)),
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(random_wins(), st.sampled_from([STD, LAZI, HOME]))
+def test_is_legal_win_agrees_with_score_win(c, rules):
+    if rules is HOME and any(is_dragon(t) for t in c.all_tiles()):
+        return
+    s = score_win(c, rules)
+    assert s.legal == is_legal_win(c.concealed_counts(), c.melds, rules)
+    assert (s.pattern is None) == (not s.legal)
+    assert (s.value > 0) == s.legal
+    assert sum(settle([(c, s)], rules)) == 0
+    if s.legal and rules is STD:
+        assert s.value <= 16 * rules.lezi  # 风碰 with 开宝 and 荒番 is the largest share
+
+
+@settings(max_examples=300, deadline=None)
+@given(random_wins(), st.sampled_from([STD, HOME]))
+def test_winning_tiles_are_exactly_the_legal_completions(c, rules):
+    if rules is HOME and any(is_dragon(t) for t in c.all_tiles()):
+        return
+    hand13 = to_counts(c.concealed)
+    used = to_counts(list(c.concealed) + [t for m in c.melds for t in m.tiles])
+    expected = []
+    for tile in range(34):
+        if used[tile] < 4:
+            hand13[tile] += 1
+            if is_legal_win(hand13, c.melds, rules):
+                expected.append(tile)
+            hand13[tile] -= 1
+    assert winning_tiles(to_counts(c.concealed), c.melds, rules) == expected
