@@ -544,6 +544,8 @@ def test_home_payments_have_no_chengbao():
     feeds = ((0, 0, 0, 0), (3, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
     got = pays("123m456p789s234s1z", "1z", flowers="3f", winner=1, frm=2, feeds=feeds, rules=HOME)
     assert got == [0, 3, -3, 0]
+    got = pays("123m456p789s234s1z", "1z", flowers="3f", winner=1, win="rob_kong", frm=2, rules=HOME)
+    assert got == [0, 5, -5, 0]  # 1 × 门清 2 × 抢杠 2 + 1, paid once by the konger
 
 
 def test_home_legality_and_waits():

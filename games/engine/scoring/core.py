@@ -266,7 +266,8 @@ def partners_of(winner: int, feeds: Sequence[Sequence[int]]) -> dict[int, int]:
 def _ordinary_shares(ctx: WinContext, rules: Rules) -> dict[int, int]:
     others = [s for s in range(4) if s != ctx.winner]
     if ctx.win == "rob_kong":
-        return {ctx.from_seat: 3}
+        # §9: in `home` each payer pays at most one capped amount, so the konger pays it once.
+        return {ctx.from_seat: 1 if rules.preset == "home" else 3}
     if ctx.win in SELF_DRAWN:
         return dict.fromkeys(others, 1)
     if rules.payment == "chu_chong":
