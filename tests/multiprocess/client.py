@@ -27,6 +27,10 @@ def frame_version(frame: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+class ConnectionLost(AssertionError):
+    """The server closed the socket (or died) while the client was waiting."""
+
+
 @dataclass
 class Frame:
     received: float  # time.monotonic() on arrival
@@ -46,6 +50,7 @@ class TableClient:
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     closed_by_server: bool = False
     sent: list[tuple[int, str]] = field(default_factory=list)  # (version seen, action) for every action sent
+    connections: list[int] = field(default_factory=list)  # index in `frames` where each connection began
 
     @property
     def url(self) -> str:
@@ -64,6 +69,7 @@ class TableClient:
             self.url, origin=self.origin, additional_headers=headers, open_timeout=10, max_size=2**22
         )
         self.closed_by_server = False
+        self.connections.append(len(self.frames))
         self._reader = asyncio.create_task(self._read(self._ws), name=f"reader-{self.name}")
 
     async def _read(self, ws) -> None:
@@ -112,7 +118,7 @@ class TableClient:
             if value:
                 return value
             if self.closed_by_server and not predicate(self):
-                raise AssertionError(f"{self.name}: socket closed while waiting for {what}")
+                raise ConnectionLost(f"{self.name}: socket closed while waiting for {what}")
             remaining = deadline - asyncio.get_running_loop().time()
             if remaining <= 0:
                 raise AssertionError(f"{self.name}: timed out after {timeout}s waiting for {what}")
@@ -127,21 +133,29 @@ class TableClient:
     def hand_ended(self) -> bool:
         return bool(frames.public_state(self.last_frame)["payments"])
 
-    async def autoplay(self, *, timeout: float) -> None:
-        """Act as a scripted player until the hand ends: answer every frame that offers this seat
-        something with `frames.choose_action`, carrying the frame's version. A refused (stale)
-        action is simply retried on the next frame."""
+    async def autoplay(self, *, timeout: float, act: bool = True, failover=None) -> None:
+        """Follow the table until the hand ends; with `act`, answer every frame that offers this
+        seat something (`frames.choose_action`), carrying the frame's version. A refused (stale)
+        action is retried on the next frame. If the server goes away and `failover` is given, it
+        is called for the websocket base URL to reconnect to, and play goes on from the snapshot."""
         answered = -1
         while True:
-            await self.wait_for(
-                lambda c, seen=answered: c.hand_ended or c.version > seen,
-                timeout=timeout,
-                what="a frame to answer",
-            )
-            if self.hand_ended:
-                return
-            answered = self.version
-            action = frames.choose_action(frames.legal_actions(self.last_frame))
-            if action is not None:
-                self.sent.append((answered, action))
-                await self.send({"action": action, "version": str(answered)})
+            try:
+                await self.wait_for(
+                    lambda c, seen=answered: c.hand_ended or c.version > seen,
+                    timeout=timeout,
+                    what="a frame to answer",
+                )
+                if self.hand_ended:
+                    return
+                answered = self.version
+                action = frames.choose_action(frames.legal_actions(self.last_frame)) if act else None
+                if action is not None:
+                    self.sent.append((answered, action))
+                    await self.send({"action": action, "version": str(answered)})
+            except (ConnectionLost, websockets.ConnectionClosed):
+                if failover is None:
+                    raise
+                await self.close()
+                await self.connect(failover())
+                answered = -1  # answer the snapshot, even if it shows the version already seen
