@@ -1,0 +1,227 @@
+"""The table socket: snapshots, actions, and refusals that reach only the sender and change nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from games import services
+from games.engine.state import GameState
+from games.models import Room, Table
+
+from .wsclient import Reader, connect, frame_version
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@database_sync_to_async
+def setup_table(humans: int = 1):
+    room = Room.objects.create(name="ws room", bot_delay=0, bot_level="easy")
+    users = [
+        get_user_model().objects.create_user(username=f"p{i}", password="pw-123456") for i in range(humans)
+    ]
+    table = services.table_create(room_id=room.pk, user=users[0])
+    for user in users[1:]:
+        services.table_sit(table_id=table.pk, user=user)
+    services.table_fill_bots(table_id=table.pk, user=users[0])
+    services.table_start(table_id=table.pk, user=users[0])
+    return table.pk, users
+
+
+@database_sync_to_async
+def snapshot(table_id: int) -> tuple[int, GameState]:
+    table = Table.objects.get(pk=table_id)
+    return table.version, GameState.from_json(table.state)
+
+
+@database_sync_to_async
+def tick() -> int:
+    return services.clock_tick(now=timezone.now())
+
+
+@database_sync_to_async
+def act_for_others(table_id: int, seat: int) -> bool:
+    """Other seated people answer with their timeout move (as if their timer ran out)."""
+    table = Table.objects.get(pk=table_id)
+    state = GameState.from_json(table.state)
+    for other in table.seats.filter(user__isnull=False).exclude(index=seat):
+        if other.index in state.pending_seats() and state.legal_actions(other.index):
+            move = str(state.timeout_action(other.index))
+            services.table_act(table_id=table_id, user=other.user, action=move, version=table.version)
+            return True
+    return False
+
+
+async def until_human(table_id: int, seat: int, readers: list[Reader]) -> tuple[int, GameState]:
+    """Run bots and other people until `seat` must answer; every reader has caught up with that version."""
+    for _ in range(500):
+        version, state = await snapshot(table_id)
+        if seat in state.pending_seats() and state.legal_actions(seat):
+            for reader in readers:
+                await reader.until(version)
+            return version, state
+        if state.phase == "ended":
+            pytest.skip("the hand ended before the human had to act")
+        if not await act_for_others(table_id, seat):
+            await tick()
+    raise AssertionError("never the human's turn")
+
+
+async def send(reader: Reader, payload) -> None:
+    text = payload if isinstance(payload, str) else json.dumps(payload)
+    await reader.communicator.send_to(text_data=text)
+
+
+async def test_connect_sends_snapshot_and_an_action_updates_everyone():
+    table_id, (alice, bob) = await setup_table(humans=2)
+    a = Reader(await connect(f"/ws/table/{table_id}/", alice))
+    b = Reader(await connect(f"/ws/table/{table_id}/", bob))
+    watcher = Reader(await connect(f"/ws/table/{table_id}/"))
+    try:
+        for reader in (a, b, watcher):
+            first = await reader.next()
+            assert 'id="board"' in first and 'id="controls"' in first and 'hx-swap-oob="true"' in first
+        version, state = await until_human(table_id, 0, [a, b, watcher])
+        move = state.legal_actions(0)[0]
+        await send(a, {"action": str(move), "version": str(version), "HEADERS": {"HX-Request": "true"}})
+        for reader in (a, b, watcher):
+            await reader.until(version + 1)
+        new_version, new_state = await snapshot(table_id)
+        assert new_version > version
+        assert [str(x) for x in new_state.actions][len(state.actions)] == str(move)
+    finally:
+        for reader in (a, b, watcher):
+            await reader.communicator.disconnect()
+
+
+BAD_MESSAGES = [
+    ("not json at all", "bad_action"),
+    ("[1, 2]", "bad_action"),
+    ({"action": "0:teleport:5p"}, "bad_action"),
+    ({"action": "0:discard:5x"}, "bad_action"),
+    ({"kind": "discard"}, "bad_action"),
+]
+
+
+@pytest.mark.parametrize("payload, code", BAD_MESSAGES)
+async def test_malformed_messages_get_an_error_only_on_that_socket(payload, code):
+    table_id, (alice, bob) = await setup_table(humans=2)
+    a = Reader(await connect(f"/ws/table/{table_id}/", alice))
+    b = Reader(await connect(f"/ws/table/{table_id}/", bob))
+    try:
+        version, _ = await until_human(table_id, 0, [a, b])
+        if isinstance(payload, dict):
+            payload = {**payload, "version": version}
+        await send(a, payload)
+        frame = await a.next()
+        assert f'data-error-code="{code}"' in frame and 'id="table-error"' in frame
+        assert await b.communicator.receive_nothing(timeout=0.2)
+        assert (await snapshot(table_id))[0] == version
+    finally:
+        await a.communicator.disconnect()
+        await b.communicator.disconnect()
+
+
+async def test_refusals_from_the_rules_and_the_table():
+    """Not held, out of turn, another seat, stale version, closed claim window: refused, unchanged."""
+    table_id, (alice, bob) = await setup_table(humans=2)
+    a = Reader(await connect(f"/ws/table/{table_id}/", alice))
+    b = Reader(await connect(f"/ws/table/{table_id}/", bob))
+    try:
+        version, state = await until_human(table_id, 0, [a, b])
+        attempts = [
+            (a, {"action": "1:pass", "version": version}, "not_your_seat"),
+            (a, {"action": str(state.legal_actions(0)[0]), "version": version - 1}, "stale_version"),
+            (a, {"action": str(state.legal_actions(0)[0]), "version": "seven"}, "stale_version"),
+        ]
+        if 1 not in state.pending_seats():
+            code = "not_your_turn" if state.phase == "turn" else "claim_window_closed"
+            attempts.append((b, {"action": "1:discard:1m", "version": version}, code))
+            attempts.append((b, {"action": "1:pass", "version": version}, None))
+        if state.phase == "turn":
+            own = set(state.view(0)["hand"]) | {state.view(0)["drawn"]}
+            missing = next(
+                t for t in ("1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p") if t not in own
+            )
+            attempts.append((a, {"action": f"0:discard:{missing}", "version": version}, "tile_not_in_hand"))
+        for reader, payload, code in attempts:
+            await send(reader, payload)
+            frame = await reader.next()
+            assert "data-error-code=" in frame, payload
+            if code:
+                assert f'data-error-code="{code}"' in frame, (payload, frame)
+            other = b if reader is a else a
+            assert await other.communicator.receive_nothing(timeout=0.1)
+            assert (await snapshot(table_id))[0] == version
+    finally:
+        await a.communicator.disconnect()
+        await b.communicator.disconnect()
+
+
+async def test_anonymous_can_watch_but_not_act():
+    table_id, _ = await setup_table(humans=1)
+    watcher = Reader(await connect(f"/ws/table/{table_id}/"))
+    try:
+        first = await watcher.next()
+        assert frame_version(first) is not None
+        assert 'data-zone="hand"' not in first and "ws-send" not in first
+        version, state = await snapshot(table_id)
+        await send(watcher, {"action": "0:pass", "version": version})
+        assert 'data-error-code="login_required"' in await watcher.next()
+        assert (await snapshot(table_id))[0] == version
+    finally:
+        await watcher.communicator.disconnect()
+
+
+async def test_unknown_table_is_refused():
+    communicator = await connect_raw("/ws/table/999999/")
+    assert communicator is None
+
+
+async def connect_raw(path):
+    from channels.testing import WebsocketCommunicator
+
+    from shmj_site.asgi import application
+
+    communicator = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://testserver")])
+    connected, _ = await communicator.connect()
+    if connected:
+        await communicator.disconnect()
+        return communicator
+    return None
+
+
+async def test_foreign_origin_is_rejected():
+    from channels.testing import WebsocketCommunicator
+
+    from shmj_site.asgi import application
+
+    communicator = WebsocketCommunicator(
+        application, "/ws/lobby/", headers=[(b"origin", b"http://evil.example")]
+    )
+    connected, _ = await communicator.connect()
+    assert not connected
+
+
+async def test_lobby_socket_pushes_table_changes():
+    table_id, (alice,) = await database_sync_to_async(lambda: _waiting_table())()
+    lobby = await connect("/ws/lobby/", alice)
+    try:
+        first = await lobby.receive_from(timeout=5)
+        assert 'id="lobby-rooms"' in first and f'data-table="{table_id}"' in first
+        await database_sync_to_async(services.table_fill_bots)(table_id=table_id, user=alice)
+        frame = await lobby.receive_from(timeout=5)
+        assert "Bot" in frame
+    finally:
+        await lobby.disconnect()
+
+
+def _waiting_table():
+    room = Room.objects.create(name="lobby room", bot_delay=0)
+    alice = get_user_model().objects.create_user(username="lobby-alice", password="pw-123456")
+    table = services.table_create(room_id=room.pk, user=alice)
+    return table.pk, (alice,)

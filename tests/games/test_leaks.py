@@ -1,0 +1,177 @@
+"""Hidden information stays hidden: read every frame each seat and a spectator receive.
+
+The expected tiles are computed from the engine's FULL state at the frame's version (replayed from
+the stored log), not from `view()`, so the test checks the web layer and the view together: before
+a hand ends, a frame shows exactly the viewer's own concealed tiles and the public tiles (rivers,
+melds, flowers) — never another seat's concealed tiles, the wall or the seed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from games import services
+from games.engine.actions import Action as EngineAction
+from games.engine.bots import get_bot
+from games.engine.rules import Rules
+from games.engine.state import GameState
+from games.engine.tiles import code_to_str
+from games.models import Hand, Room, Table
+
+from .wsclient import Reader, connect, frame_version, tiles_in
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HANDS = 2
+
+
+@database_sync_to_async
+def setup():
+    room = Room.objects.create(name="leak room", bot_delay=0, bot_level="easy")
+    users = [
+        get_user_model().objects.create_user(username=n, password="pw-123456") for n in ("ann", "ben", "cat")
+    ]
+    table = services.table_create(room_id=room.pk, user=users[0])
+    services.table_sit(table_id=table.pk, user=users[1])
+    services.table_fill_bots(table_id=table.pk, user=users[0])
+    return table.pk, users
+
+
+@database_sync_to_async
+def step(table_id: int, humans: dict[int, object]) -> tuple[str, int, dict | None]:
+    """One move: a human (choosing like a bot) or the clock. Returns (phase, version, message to send)."""
+    table = Table.objects.get(pk=table_id)
+    state = GameState.from_json(table.state)
+    if state.phase == "ended":
+        return "ended", table.version, None
+    for seat in state.pending_seats():
+        if seat in humans and state.legal_actions(seat):
+            move = get_bot("easy").choose(state, seat)
+            return state.phase, table.version, {"seat": seat, "action": str(move), "version": table.version}
+    services.clock_tick(now=timezone.now())
+    return state.phase, Table.objects.get(pk=table_id).version, None
+
+
+@database_sync_to_async
+def start(table_id, user):
+    services.table_start(table_id=table_id, user=user)
+
+
+@database_sync_to_async
+def current_version(table_id):
+    return Table.objects.get(pk=table_id).version
+
+
+@database_sync_to_async
+def states_by_version(table_id: int) -> dict[int, tuple[GameState, str, str]]:
+    """Every version of every hand -> (full state at that version, seed, wall notation)."""
+    out = {}
+    for hand in Hand.objects.filter(match__table_id=table_id, result__isnull=False).order_by("number"):
+        rows = list(hand.actions.order_by("seq"))
+        rules = Rules.from_json(hand.rules)
+        actions = [EngineAction.parse(r.action) for r in rows]
+        base = dict(seed=hand.seed, rules=rules, dealer=hand.dealer, huangfan=hand.huangfan, stake=hand.stake)
+        final = GameState.replay(**base, actions=actions)
+        reveal = final.reveal()
+        out[rows[0].version - 1] = (GameState.replay(**base, actions=[]), reveal["seed"], reveal["wall"])
+        for i, row in enumerate(rows):
+            out[row.version] = (
+                GameState.replay(**base, actions=actions[: i + 1]),
+                reveal["seed"],
+                reveal["wall"],
+            )
+    return out
+
+
+def public_tiles(state: GameState, seat: int) -> Counter:
+    tiles = Counter(code_to_str(r.tile) for r in state.rivers[seat])
+    tiles.update(code_to_str(c) for m in state.melds[seat] for c in m.tiles)
+    tiles.update(code_to_str(c) for c in state.flowers[seat])
+    return tiles
+
+
+def concealed(state: GameState, seat: int) -> Counter:
+    return Counter(code_to_str(code) for code, n in enumerate(state.counts[seat]) for _ in range(n))
+
+
+def check_frame(frame: str, viewer: int | None, known: dict) -> bool:
+    """Assert what one frame shows; returns True if it was checked against a hand in play."""
+    version = frame_version(frame)
+    if version is None or version not in known:
+        assert "data-tile" not in frame or 'id="lobby-rooms"' in frame
+        return False
+    state, seed, wall = known[version]
+    if state.phase == "ended":
+        return False  # 摊牌: every hand and the seed are shown once the hand is over
+    assert seed not in frame and wall not in frame
+    by_zone: dict[tuple, Counter] = {}
+    for zone, seat, tile in tiles_in(frame):
+        assert zone in {"hand", "river", "melds", "flowers", "choices", "waits"}, (zone, tile)
+        by_zone.setdefault((zone, seat), Counter())[tile] += 1
+    for (zone, seat), tiles in by_zone.items():
+        if zone == "hand":
+            assert viewer is not None and seat == viewer, "a concealed hand shown to someone else"
+            assert tiles == concealed(state, viewer)
+        elif zone == "choices":
+            allowed = concealed(state, viewer) + Counter(
+                [code_to_str(state.last_discard)] if state.last_discard is not None else []
+            )
+            assert set(tiles) <= set(allowed), "a choice shows a tile the viewer does not hold"
+    for seat in range(4):
+        shown = sum(
+            (c for (z, s), c in by_zone.items() if s == seat and z in {"river", "melds", "flowers"}),
+            Counter(),
+        )
+        assert shown == public_tiles(state, seat), f"seat {seat} public tiles differ"
+    if viewer is not None:
+        assert by_zone.get(("hand", viewer)) == concealed(state, viewer)
+    else:
+        assert not any(z in {"hand", "choices", "waits"} for z, _ in by_zone)
+    return True
+
+
+async def test_no_frame_leaks_hidden_tiles_over_whole_hands():
+    table_id, (ann, ben, cat) = await setup()
+    humans = {0: ann, 1: ben}
+    readers = {
+        0: Reader(await connect(f"/ws/table/{table_id}/", ann)),
+        1: Reader(await connect(f"/ws/table/{table_id}/", ben)),
+        None: Reader(await connect(f"/ws/table/{table_id}/", cat)),
+        "anon": Reader(await connect(f"/ws/table/{table_id}/")),
+    }
+    try:
+        await start(table_id, ann)
+        for hand in range(HANDS):
+            if hand:
+                before = await current_version(table_id)
+                await readers[0].communicator.send_json_to({"command": "next_hand", "version": before})
+                for reader in readers.values():
+                    await reader.until(before + 1)
+            for _ in range(3000):
+                phase, version, message = await step(table_id, humans)
+                if message is not None:
+                    await readers[message["seat"]].communicator.send_json_to(message)
+                    version += 1
+                for reader in readers.values():
+                    await reader.until(version)
+                if phase == "ended":
+                    break
+            else:
+                raise AssertionError("the hand did not end")
+        final = await current_version(table_id)
+        for reader in readers.values():
+            await reader.until(final)
+        known = await states_by_version(table_id)
+        checked = Counter()
+        for viewer, reader in readers.items():
+            for frame in reader.frames:
+                checked[viewer] += check_frame(frame, viewer if viewer != "anon" else None, known)
+        assert all(checked[v] >= 10 for v in readers), checked
+    finally:
+        for reader in readers.values():
+            await reader.communicator.disconnect()
