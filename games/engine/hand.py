@@ -172,36 +172,69 @@ def splits(counts: Sequence[int]) -> list[tuple[tuple[Set, ...], int]]:
     return out
 
 
-def _neighbour_candidates(counts: Sequence[int]) -> list[int]:
-    cand = []
-    for start in _SUIT_STARTS:
-        for r in range(9):
-            lo, hi = max(0, r - 2), min(8, r + 2)
-            if any(counts[start + lo : start + hi + 1]):
-                cand.append(start + r)
-    if is_all_honours(counts):
-        cand.extend(range(_HONOUR_START, N_KINDS))
-    else:
-        cand.extend(i for i in range(_HONOUR_START, N_KINDS) if counts[i])
-    return cand
+@cache
+def _suit_waits(shape: tuple[int, ...]) -> tuple[tuple[int, bool], ...]:
+    """For one suit shape: (rank, gives a pair) for every added tile that leaves the suit whole.
+
+    "Whole" is sets only or sets plus a pair; the flag says which, so the caller can check that the
+    hand ends with exactly one pair. A fifth copy is never offered.
+    """
+    rem = (sum(shape) + 1) % 3
+    if rem == 1:
+        return ()
+    table = SUIT_SETS if rem == 0 else SUIT_SETS_PAIR
+    out = []
+    for r in range(9):
+        if shape[r] < 4:
+            grown = shape[:r] + (shape[r] + 1,) + shape[r + 1 :]
+            if grown in table:
+                out.append((r, rem == 2))
+    return tuple(out)
+
+
+def _suit_state(shape: tuple[int, ...]) -> int:
+    """0: whole without a pair, 1: whole with a pair, -1: not whole."""
+    rem = sum(shape) % 3
+    if rem == 0:
+        return 0 if shape in SUIT_SETS else -1
+    if rem == 2:
+        return 1 if shape in SUIT_SETS_PAIR else -1
+    return -1
 
 
 def waits(counts: Sequence[int]) -> list[int]:
-    """Tile codes (at most four copies in all) that make a 3n + 1 concealed part complete.
+    """Tile codes (never a fifth copy) that make a 3n + 1 concealed part complete, ascending.
 
-    Structural only: whether the finished hand qualifies is the scoring module's question.
+    Structural only: whether the finished hand qualifies is the scoring module's question. Only the
+    group (suit or honours) that receives the tile changes, so each group's own state is looked up
+    once and each suit's possible additions come from a memoised per-shape table.
     """
     if sum(counts) % 3 != 1:
         return []
-    work = list(counts)
+    if is_all_honours(counts):  # 乱风向: any honour completes, if a copy is left
+        return [t for t in range(_HONOUR_START, N_KINDS) if counts[t] < 4]
+    shapes = [tuple(counts[start : start + 9]) for start in _SUIT_STARTS]
+    states = [_suit_state(shape) for shape in shapes]
+    honours = counts[_HONOUR_START:N_KINDS]
+    honour_bad = sum(1 for c in honours if c == 1 or c == 4)
+    honour_pairs = sum(1 for c in honours if c == 2)
     out = []
-    for tile in _neighbour_candidates(counts):
-        if work[tile] >= 4:
+    for g, shape in enumerate(shapes):
+        others = [states[h] for h in range(3) if h != g]
+        if honour_bad or -1 in others:
             continue
-        work[tile] += 1
-        if is_complete(work):
-            out.append(tile)
-        work[tile] -= 1
+        pairs_elsewhere = sum(others) + honour_pairs
+        for r, pair in _suit_waits(shape):
+            if pairs_elsewhere + pair == 1:
+                out.append(_SUIT_STARTS[g] + r)
+    if -1 not in states:
+        suit_pairs = sum(states)
+        for i, c in enumerate(honours):
+            if c == 1 or c == 2:
+                bad = honour_bad - (c == 1)
+                pairs = suit_pairs + honour_pairs + (1 if c == 1 else -1)
+                if not bad and pairs == 1:
+                    out.append(_HONOUR_START + i)
     return out
 
 
