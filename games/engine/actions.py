@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from .tiles import N_CODES, NotationError, Tile, code_to_str
 
@@ -107,17 +107,17 @@ class Action:
 _INTERNED: dict[tuple[str, int, int | None], Action] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened in `apply` (for logs and animations), e.g. `draw`, `flower`, `meld`.
 
     Events are not views: a `draw` event carries the tile and must only be shown to its seat.
+    (A named tuple: `apply` makes several per call in simulation.)
     """
 
     kind: str
     seat: int | None = None
     tile: int | None = None
-    data: dict = field(default_factory=dict)
+    data: dict | None = None
 
     def to_json(self) -> dict:
         out: dict = {"kind": self.kind, "seat": self.seat}

@@ -68,7 +68,7 @@ def simulate(
     draws = huangfan_hands = 0
     timings: list[float] = []
     dealer, huangfan = 0, 0
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for index in range(hands):
         seat_of_player = [(player + index) % 4 for player in range(4)]
         by_seat = [None] * 4
@@ -95,6 +95,7 @@ def simulate(
             row["draws"] += drawn
         dealer, huangfan = result.dealer_next, result.huangfan_next
     elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
     timings.sort()
     p99 = timings[min(len(timings) - 1, int(len(timings) * 0.99))] * 1000 if timings else 0.0
     per_level = {}
@@ -118,6 +119,7 @@ def simulate(
         "per_level": per_level,
         "decision_p99_ms": round(p99, 3),
         "hands_per_second": round(hands / elapsed, 1) if elapsed > 0 else None,
+        "hands_per_cpu_second": round(hands / cpu, 1) if cpu > 0 else None,
     }
 
 

@@ -67,6 +67,18 @@ def _has_neighbour(counts: list[int], tile: int) -> bool:
     return any(counts[t] for t in _NEIGHBOURS[tile])
 
 
+def _shape(counts: list[int]) -> tuple[frozenset[int], bool]:
+    """For a hand one tile short: the tile groups (0 m, 1 p, 2 s, 3 honours) whose extra tile could
+    leave every group at 3k except one at 3k + 2; and whether the hand is honours only."""
+    sums = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]), sum(counts[27:34])]
+    groups = []
+    for g in range(4):
+        residues = sorted((n + (i == g)) % 3 for i, n in enumerate(sums))
+        if residues == [0, 0, 0, 2]:
+            groups.append(g)
+    return frozenset(groups), sums[0] + sums[1] + sums[2] == 0
+
+
 def _counts_to_tiles(counts: list[int]) -> list[int]:
     out: list[int] = []
     for code in range(N_KINDS):
@@ -172,6 +184,7 @@ class GameState:
         self._claimed_any = False  # any chow / pong / kong so far (first go-round)
         self._n_discards = 0
         self._waits: list[list[int] | None] = [None] * 4
+        self._shapes: list[tuple[frozenset[int], bool] | None] = [None] * 4
         self._win_memo: list[dict[int, bool]] = [{} for _ in range(4)]
         self._options: dict[int, list[Action]] = {}
         self._answers: dict[int, Action] = {}
@@ -240,15 +253,27 @@ class GameState:
     def _can_win_on(self, seat: int, tile: int) -> bool:
         """Would `tile` give `seat` a legal win? Memoised until the seat's hand changes.
 
-        A tile with no copy and no suit neighbour within two in the hand cannot complete it, which
-        rules out most discards before the (cheap, table-driven) `is_legal_win`.
+        Except under `home` (seven pairs), cheap necessary tests come first: sets and a pair need
+        every tile group (m, p, s, honours) to hold a multiple of three tiles but one, which holds
+        3k + 2; and unless the concealed tiles are all honours (乱风向 wins in any arrangement), the
+        tile must pair with a held copy or sit within two ranks of a held suit tile.
         """
         memo = self._win_memo[seat]
         ok = memo.get(tile)
         if ok is None:
             c = self.counts[seat]
             ok = False
-            if c[tile] or (tile < 27 and _has_neighbour(c, tile)):
+            if self._complete_first:
+                shape = self._shapes[seat]
+                if shape is None:
+                    shape = self._shapes[seat] = _shape(c)
+                groups, all_honours = shape
+                maybe = (tile // 9 if tile < 27 else 3) in groups and (
+                    all_honours or c[tile] or (tile < 27 and _has_neighbour(c, tile))
+                )
+            else:
+                maybe = True
+            if maybe:
                 c[tile] += 1
                 try:
                     ok = self._legal_win(c, seat)
@@ -266,6 +291,7 @@ class GameState:
 
     def _hand_changed(self, seat: int) -> None:
         self._waits[seat] = None
+        self._shapes[seat] = None
         self._win_memo[seat] = {}
 
     # ------------------------------------------------------------------ legality
@@ -368,8 +394,12 @@ class GameState:
         legal = self._legal.get(action.seat)
         if legal is None:
             legal = self._compute_legal(action.seat)
-        if action not in legal:
-            raise self._refuse(action)
+        for candidate in legal:  # identity first: legal actions are interned
+            if candidate is action:
+                break
+        else:
+            if action not in legal:
+                raise self._refuse(action)
         events: list[Event] = []
         self._legal = {}
         self.actions.append(action)

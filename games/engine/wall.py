@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import struct
 
 from .tiles import format_tiles, full_set
 
@@ -36,30 +37,35 @@ def check_seed(seed: str) -> str:
 
 
 class _Stream:
-    """Unbiased integers from SHA-256(seed : domain : counter) blocks."""
+    """Unbiased integers from SHA-256(seed : domain : counter) blocks, read as big-endian words."""
 
-    __slots__ = ("_prefix", "_counter", "_buf", "_pos")
+    __slots__ = ("_prefix", "_counter", "_words", "_pos")
+
+    _BLOCKS = 24  # hashed at a time: one shuffle needs about 143 words, 8 per block
 
     def __init__(self, seed: str, domain: str) -> None:
         self._prefix = f"{seed}:{domain}:".encode()
         self._counter = 0
-        self._buf = b""
+        self._words: tuple[int, ...] = ()
         self._pos = 0
 
-    def _word(self) -> int:
-        if self._pos + 4 > len(self._buf):
-            self._buf = hashlib.sha256(self._prefix + str(self._counter).encode()).digest()
-            self._counter += 1
-            self._pos = 0
-        word = int.from_bytes(self._buf[self._pos : self._pos + 4], "big")
-        self._pos += 4
-        return word
+    def _refill(self) -> None:
+        prefix, start = self._prefix, self._counter
+        data = b"".join(
+            hashlib.sha256(prefix + str(i).encode()).digest() for i in range(start, start + self._BLOCKS)
+        )
+        self._counter += self._BLOCKS
+        self._words = struct.unpack(f">{8 * self._BLOCKS}I", data)
+        self._pos = 0
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n) by rejection sampling (no modulo bias)."""
         limit = (1 << 32) - (1 << 32) % n
         while True:
-            word = self._word()
+            if self._pos >= len(self._words):
+                self._refill()
+            word = self._words[self._pos]
+            self._pos += 1
             if word < limit:
                 return word % n
 

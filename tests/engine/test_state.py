@@ -346,6 +346,18 @@ def test_self_win_on_a_drawn_tile_and_last_tile():
     assert state.result.dealer_next == 1
 
 
+def test_all_honours_win_on_an_honour_not_held():
+    # 乱风向: fourteen honours in any arrangement; seat 1 holds no 7z and wins on it
+    state = GameState.from_setup(
+        hands=["7z159m159p159s2345m", "1112223334456z", "4567m4567p34567s", "123456789s7z66z5z"],
+        wall="6z",
+    )
+    state.apply(a("0:discard:7z"))
+    assert kinds(state, 1) == ["1:win:7z", "1:pass"]
+    state.apply(a("1:win:7z"))
+    assert state.result.winners[0].pattern == "fengyise"
+
+
 def test_a_plain_hand_is_not_a_win():
     # seat 1 completes 123m456p789s234m11z on 1z, but 平胡 never wins in Shanghai
     state = GameState.from_setup(

@@ -50,32 +50,34 @@ class SimpleBot:
         legal = state.legal_actions(seat)
         if not legal:
             raise ValueError(f"seat {seat} has nothing to do")
-        by_kind: dict[str, list[Action]] = {}
-        for action in legal:
-            by_kind.setdefault(action.kind, []).append(action)
-        for kind in ("self_win", "win"):
-            if kind in by_kind:
-                return by_kind[kind][0]
+        first = legal[0]
+        if first.kind == "self_win" or first.kind == "win":
+            return first
         counts = state.counts[seat]
         melds = state.melds[seat]
         target = _target_suit(counts, melds)
         if state.phase != "turn":
-            return self._claim(by_kind, target)
-        for kind in ("concealed_kong", "added_kong"):
-            if kind in by_kind:
-                return by_kind[kind][0]
-        return self._discard(by_kind["discard"], counts, melds, target)
+            return self._claim(legal, target)
+        for index, action in enumerate(legal):
+            if action.kind == "discard":
+                return self._discard(legal[index:], counts, melds, target)
+            return action  # a kong: always taken
+        raise ValueError("a turn without a discard")
 
     @staticmethod
-    def _claim(by_kind: dict[str, list[Action]], target: int) -> Action:
-        for kind in ("exposed_kong", "pong"):
-            for action in by_kind.get(kind, ()):
+    def _claim(legal: list[Action], target: int) -> Action:
+        chow = None
+        for action in legal:
+            kind = action.kind
+            if kind == "pong" or kind == "exposed_kong":
                 if action.tile >= 27 or action.tile // 9 == target:
                     return action
-        for action in by_kind.get("chow", ()):
-            if action.tile // 9 == target:
-                return action
-        return by_kind["pass"][0]
+            elif kind == "chow":
+                if chow is None and action.tile // 9 == target:
+                    chow = action
+            elif kind == "pass":
+                return chow or action
+        return legal[-1]
 
     @staticmethod
     def _discard(discards: list[Action], counts: list[int], melds, target: int) -> Action:
