@@ -34,7 +34,7 @@ def _go(request, url: str):
     return HttpResponseRedirect(url)
 
 
-def _call(request, table_id: int | None, fn, *, success_url: str | None = None, **kwargs):
+def _call(request, target: int | None, fn, *, success_url: str | None = None, **kwargs):
     """Run one service for a POST; map refusals to 404 / 403 / a message on the table page."""
     try:
         fn(user=request.user, **kwargs)
@@ -44,9 +44,9 @@ def _call(request, table_id: int | None, fn, *, success_url: str | None = None, 
         if error.code in FORBIDDEN:
             raise PermissionDenied(error.message) from error
         messages.error(request, error.message)
-        back = reverse("games:table", args=[table_id]) if table_id else reverse("games:lobby")
+        back = reverse("games:table", args=[target]) if target else reverse("games:lobby")
         return _go(request, back)
-    return _go(request, success_url or reverse("games:table", args=[table_id]))
+    return _go(request, success_url or reverse("games:table", args=[target]))
 
 
 def _seat_number(request) -> int | None:

@@ -1,0 +1,119 @@
+"""Lobby and table pages, and the seat forms: right status codes, no 500s, nothing changed on refusal."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from games import services
+from games.models import Room, Table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client_for():
+    def make(user=None):
+        client = Client(raise_request_exception=False)
+        if user is not None:
+            client.force_login(user)
+        return client
+
+    return make
+
+
+def test_lobby_lists_rooms_tables_and_seats(client_for, room, alice):
+    table = services.table_create(room_id=room.pk, user=alice)
+    html = client_for().get("/").content.decode()
+    assert room.name in html and f'data-table="{table.pk}"' in html and "alice" in html
+    assert "/ws/lobby/" in html
+
+
+def test_create_sit_fill_start_stand_through_forms(client_for, room, alice, bob):
+    a, b = client_for(alice), client_for(bob)
+    response = a.post(f"/rooms/{room.pk}/tables/new/")
+    table = Table.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/table/{table.pk}/"
+    assert b.post(f"/table/{table.pk}/sit/", {"seat": "2"}).status_code == 302
+    assert table.seats.get(index=2).user == bob
+    # The seat is taken: a message, nothing changed.
+    carol = client_for(_user("carol"))
+    carol.post(f"/table/{table.pk}/sit/", {"seat": "2"})
+    assert table.seats.get(index=2).user == bob
+    assert b.post(f"/table/{table.pk}/stand/").status_code == 302
+    assert table.seats.get(index=2).user is None
+    assert a.post(f"/table/{table.pk}/fill/").status_code == 302
+    assert table.seats.filter(is_bot=True).count() == 3
+    response = a.post(f"/table/{table.pk}/start/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and response["HX-Redirect"] == f"/table/{table.pk}/"
+    table.refresh_from_db()
+    assert table.status == "playing" and table.state is not None
+    page = a.get(f"/table/{table.pk}/").content.decode()
+    assert 'data-zone="hand"' in page and "ws-connect" in page and 'id="settlement"' in page
+
+
+def _user(name):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(username=name, password="pw-123456")
+
+
+def test_anonymous_can_watch_but_forms_need_login(client_for, bot_table):
+    anon = client_for()
+    page = anon.get(f"/table/{bot_table.pk}/")
+    assert page.status_code == 200
+    assert 'data-zone="hand"' not in page.content.decode()
+    response = anon.post(f"/table/{bot_table.pk}/sit/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+@pytest.mark.parametrize(
+    "method, url, status",
+    [
+        ("get", "/table/999999/", 404),
+        ("post", "/table/999999/sit/", 404),
+        ("post", "/table/999999/start/", 404),
+        ("post", "/rooms/999999/tables/new/", 404),
+        ("get", "/table/abc/", 404),
+        ("get", "/table/1/sit/", 405),
+    ],
+)
+def test_bad_ids_and_methods(client_for, alice, method, url, status):
+    assert getattr(client_for(alice), method)(url).status_code == status
+
+
+def test_refusals_are_messages_or_403_never_500(client_for, room, alice, bob):
+    table = services.table_create(room_id=room.pk, user=alice)
+    b = client_for(bob)
+    assert b.post(f"/table/{table.pk}/start/").status_code == 403  # not seated
+    assert b.post(f"/table/{table.pk}/fill/").status_code == 403
+    assert b.post(f"/table/{table.pk}/sit/", {"seat": "9"}).status_code == 404
+    assert b.post(f"/table/{table.pk}/sit/", {"seat": "x"}).status_code == 404
+    a = client_for(alice)
+    response = a.post(f"/table/{table.pk}/start/", follow=True)  # seats empty: a message
+    assert response.status_code == 200 and "空座位" in response.content.decode()
+    table.refresh_from_db()
+    assert table.status == "waiting"
+
+
+def test_closed_room_refuses_new_tables(client_for, room, alice):
+    room.is_open = False
+    room.save()
+    assert client_for(alice).post(f"/rooms/{room.pk}/tables/new/").status_code == 403
+    assert not Table.objects.exists()
+
+
+def test_settlement_page_after_a_hand(client_for, bot_table, alice):
+    from .helpers import play_until_ended
+
+    play_until_ended(bot_table, {0: alice})
+    html = client_for(alice).get(f"/table/{bot_table.pk}/").content.decode()
+    assert "结算" in html or "荒庄" in html
+    assert 'data-testid="next-hand"' in html and 'data-zone="revealed"' in html
+
+
+def test_ensure_demo_is_idempotent():
+    call_command("ensure_demo")
+    call_command("ensure_demo")
+    assert Room.objects.count() == 1
