@@ -67,16 +67,22 @@ def _has_neighbour(counts: list[int], tile: int) -> bool:
     return any(counts[t] for t in _NEIGHBOURS[tile])
 
 
-def _shape(counts: list[int]) -> tuple[frozenset[int], bool]:
-    """For a hand one tile short: the tile groups (0 m, 1 p, 2 s, 3 honours) whose extra tile could
-    leave every group at 3k except one at 3k + 2; and whether the hand is honours only."""
-    sums = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]), sum(counts[27:34])]
-    groups = []
-    for g in range(4):
-        residues = sorted((n + (i == g)) % 3 for i, n in enumerate(sums))
-        if residues == [0, 0, 0, 2]:
-            groups.append(g)
-    return frozenset(groups), sums[0] + sums[1] + sums[2] == 0
+def _shape(counts: list[int]) -> tuple[tuple[int, ...], bool]:
+    """For a hand one tile short (3k + 1): the tile groups (0 m, 1 p, 2 s, 3 honours) whose extra
+    tile could leave every group at 3k but one at 3k + 2; and whether the hand is honours only.
+
+    The group residues sum to 1 (mod 3), so only two shapes can ever complete: one group at 1 (the
+    tile must go there) or two groups at 2 (either of them)."""
+    honours = sum(counts[27:34])
+    sums = (sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]), honours)
+    odd = [g for g in range(4) if sums[g] % 3]
+    if len(odd) == 1 and sums[odd[0]] % 3 == 1:
+        groups: tuple[int, ...] = (odd[0],)
+    elif len(odd) == 2 and sums[odd[0]] % 3 == 2 and sums[odd[1]] % 3 == 2:
+        groups = (odd[0], odd[1])
+    else:
+        groups = ()
+    return groups, sums[0] + sums[1] + sums[2] == 0
 
 
 def _counts_to_tiles(counts: list[int]) -> list[int]:
@@ -184,7 +190,7 @@ class GameState:
         self._claimed_any = False  # any chow / pong / kong so far (first go-round)
         self._n_discards = 0
         self._waits: list[list[int] | None] = [None] * 4
-        self._shapes: list[tuple[frozenset[int], bool] | None] = [None] * 4
+        self._shapes: list[tuple[tuple[int, ...], bool] | None] = [None] * 4
         self._win_memo: list[dict[int, bool]] = [{} for _ in range(4)]
         self._options: dict[int, list[Action]] = {}
         self._answers: dict[int, Action] = {}
