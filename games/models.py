@@ -16,6 +16,10 @@ def _zero_scores() -> list[int]:
     return [0, 0, 0, 0]
 
 
+def _default_stakes() -> list[int]:
+    return [1, 2, 5, 10]
+
+
 class Room(models.Model):
     """A place with one set of rules; it holds any number of tables."""
 
@@ -33,6 +37,13 @@ class Room(models.Model):
         max_digits=5, decimal_places=2, default=Decimal("1.0"), help_text="Bot think delay in seconds."
     )
     bot_level = models.CharField(max_length=16, default="easy")
+    stakes = models.JSONField(default=_default_stakes, help_text="Stakes k (底分) a table owner may choose.")
+    ready_timeout = models.PositiveSmallIntegerField(
+        default=15, help_text="Seconds the others have to press Start once one player has."
+    )
+    grace_period = models.PositiveSmallIntegerField(
+        default=60, help_text="Seconds a disconnected player may return within before the penalty."
+    )
     is_open = models.BooleanField(default=True)
     created = models.DateTimeField(auto_now_add=True)
 
@@ -71,6 +82,8 @@ class Table(models.Model):
     dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     huangfan = models.PositiveSmallIntegerField(default=0)
     scores = models.JSONField(default=_zero_scores)
+    stake = models.PositiveIntegerField(null=True, blank=True, help_text="The stake k (底分) the owner set.")
+    closing = models.BooleanField(default=False, help_text="Close the table once the current hand ends.")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -95,6 +108,13 @@ class Seat(models.Model):
     is_bot = models.BooleanField(default=False)
     bot_level = models.CharField(max_length=16, blank=True, default="")
     connected = models.BooleanField(default=False)
+    stake_accepted = models.BooleanField(default=False)
+    ready = models.BooleanField(default=False, help_text="Pressed Start in the current ready check.")
+    autoplay = models.BooleanField(default=False, help_text="托管: a bot plays this person's seat.")
+    autoplay_reason = models.CharField(max_length=8, blank=True, default="", help_text="timeouts | away")
+    timeouts = models.PositiveSmallIntegerField(default=0, help_text="Consecutive timeouts.")
+    away_since = models.DateTimeField(null=True, blank=True, help_text="Disconnected during a hand since.")
+    leave_after_hand = models.BooleanField(default=False, help_text="Stand up when the hand ends (banned).")
 
     class Meta:
         ordering = ["table", "index"]

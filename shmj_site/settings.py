@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "template_partials",
     "accounts",
     "games",
+    "ledger",
 ]
 
 MIDDLEWARE = [

@@ -33,6 +33,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hand_in_progress": ("本局还没结束", "The hand is still being played."),
     "stale_version": ("画面已过期，请按最新状态操作", "Your view was out of date; please try again."),
     "bad_bot_level": ("没有这个机器人等级", "No bot of that level."),
+    # Platform rules, ledger and admin (issue 4).
+    "banned": ("你已被禁止入座", "You are banned from sitting at tables."),
+    "not_owner": ("只有桌主可以设定底分", "Only the table's owner sets the stake."),
+    "bad_stake": ("房间没有这个底分", "That stake is not offered in this room."),
+    "stake_already_set": ("底分已经设定", "The stake is already set."),
+    "stake_not_set": ("桌主还没有设定底分", "The owner has not set the stake yet."),
+    "stake_not_accepted": ("请先接受底分", "Please accept the stake first."),
+    "not_in_autoplay": ("你没有在托管", "Your seat is not in auto-play."),
+    "reason_required": ("请填写原因", "A reason is required."),
+    "no_such_penalty": ("没有这条罚分", "No such penalty."),
+    "already_reversed": ("这条罚分已经冲正", "That penalty has already been reversed."),
+    "unbalanced": ("账目不平", "The entries do not sum to zero."),
+    "table_closed": ("牌桌已关闭", "This table is closed."),
 }
 
 
