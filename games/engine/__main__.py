@@ -1,6 +1,7 @@
-"""`python -m games.engine score FILE.json` | `python -m games.engine simulate --hands N --seed S`.
+"""`python -m games.engine score FILE.json` | `simulate --hands N --seed S` | `verify HAND_EXPORT.json`.
 
 Bad arguments or a malformed input: one line on stderr and exit status 2, never a traceback.
+`verify` exits 1 with one line on stderr when a well-formed export fails its check.
 """
 
 from __future__ import annotations
@@ -26,6 +27,21 @@ def _simulate(args: argparse.Namespace) -> int:
     return main_simulate(args) or 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    from .verify import ExportError, VerifyFailed, verify_path
+
+    try:
+        report = verify_path(args.file)
+    except ExportError as exc:
+        print(f"verify: bad input: {exc}", file=sys.stderr)
+        return 2
+    except VerifyFailed as exc:
+        print(f"verify: FAILED: {exc}", file=sys.stderr)
+        return 1
+    print(report.summary())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m games.engine", description="Shanghai Mahjong engine tools"
@@ -39,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--seed", default=None)
     simulate.add_argument("--bots", default="easy,easy,easy,easy", help="four bot levels, comma-separated")
     simulate.set_defaults(func=_simulate)
+    verify = sub.add_parser("verify", help="check a hand export's commitment and wall, and replay it")
+    verify.add_argument("file", help="hand export JSON (seed, rules, dealer, huangfan, stake, actions, commitment, wall)")
+    verify.set_defaults(func=_verify)
     return parser
 
 
