@@ -19,7 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mahjong.agari import Agari  # noqa: E402
 
-from games.engine.hand import is_complete, is_standard_complete  # noqa: E402
+from games.engine.hand import is_complete, is_standard_complete, shanten, waits  # noqa: E402
+from games.engine.rules import Rules  # noqa: E402
+from games.engine.scoring import is_legal_win, winning_tiles  # noqa: E402
 
 N_HANDS = 100_000
 SEED = 20261129
@@ -84,6 +86,28 @@ def main() -> None:
     print(f"mahjong is_agari:   {theirs_time:.3f} s")
     print(f"ratio ours/mahjong: {ours_time / theirs_time:.3f}")
     print(f"agreement on standard-form hands: {agree}/{compared}; other forms set apart: {special}")
+    other_hot_paths(hands)
+
+
+def per_call(label: str, func, items) -> None:
+    start = time.perf_counter()
+    for item in items:
+        func(item)
+    print(f"{label}: {(time.perf_counter() - start) / len(items) * 1e6:.1f} µs per call")
+
+
+def other_hot_paths(hands: list[list[int]]) -> None:
+    """Per-call figures for the other checks the turn machine and the bots make."""
+    rules = Rules()
+    thirteen = []
+    for hand in hands[:20_000]:
+        hand = list(hand)
+        hand[next(i for i, c in enumerate(hand) if c)] -= 1
+        thirteen.append(hand)
+    per_call("is_legal_win (14 tiles)", lambda h: is_legal_win(h, (), rules), hands[:20_000])
+    per_call("waits (13 tiles)", waits, thirteen)
+    per_call("winning_tiles (13 tiles)", lambda h: winning_tiles(h, (), rules), thirteen)
+    per_call("shanten (13 tiles, memo warm after the first pass)", shanten, thirteen)
 
 
 if __name__ == "__main__":

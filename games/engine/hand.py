@@ -53,28 +53,26 @@ def _build_tables() -> tuple[frozenset[tuple[int, ...]], frozenset[tuple[int, ..
 SUIT_SETS, SUIT_SETS_PAIR = _build_tables()
 
 
+# One look-up per suit: shape -> 0 (sets only) or 1 (sets and a pair); absent = not whole.
+SUIT_TABLE: dict[tuple[int, ...], int] = dict.fromkeys(SUIT_SETS, 0) | dict.fromkeys(SUIT_SETS_PAIR, 1)
+
+
 def is_standard_complete(counts: Sequence[int]) -> bool:
     """Sets plus exactly one pair, nothing else."""
-    pairs = 0
-    for start in _SUIT_STARTS:
-        shape = tuple(counts[start : start + 9])
-        rem = sum(shape) % 3
-        if rem == 0:
-            if shape not in SUIT_SETS:
-                return False
-        elif rem == 2:
-            if shape not in SUIT_SETS_PAIR:
-                return False
-            pairs += 1
-        else:
-            return False
-    for i in range(_HONOUR_START, N_KINDS):
-        c = counts[i]
-        if c == 2:
-            pairs += 1
-        elif c == 1 or c == 4:
-            return False
-    return pairs == 1
+    table = SUIT_TABLE
+    a = table.get(tuple(counts[0:9]))
+    if a is None:
+        return False
+    b = table.get(tuple(counts[9:18]))
+    if b is None:
+        return False
+    c = table.get(tuple(counts[18:27]))
+    if c is None:
+        return False
+    honours = counts[27:34]
+    if 1 in honours or 4 in honours:
+        return False
+    return a + b + c + honours.count(2) == 1
 
 
 def is_all_honours(counts: Sequence[int]) -> bool:
@@ -83,12 +81,9 @@ def is_all_honours(counts: Sequence[int]) -> bool:
 
 def is_complete(counts: Sequence[int]) -> bool:
     """Sets plus a pair, or (乱风向) only honours in any arrangement; size must be 3n + 2."""
-    total = sum(counts)
-    if total % 3 != 2:
-        return False
     if is_standard_complete(counts):
-        return True
-    return is_all_honours(counts)
+        return True  # sets and one pair always make 3n + 2
+    return is_all_honours(counts) and sum(counts) % 3 == 2
 
 
 @cache
