@@ -22,6 +22,7 @@ from .result import HandResult, next_dealer, next_huangfan
 from .rules import Rules
 from .scoring import WinContext, is_legal_win, score_win, settle, winning_tiles
 from .tiles import (
+    DRAGONS,
     FLOWER_BASE,
     N_CODES,
     N_FLOWERS,
@@ -165,6 +166,10 @@ class GameState:
             raise RuleError("bad_action", "huangfan must be ≥ 0 and stake ≥ 1 (integers)")
         self.rules = rules
         self._complete_first = rules.preset != "home"
+        # `home`: the dragons are flowers too (§9): set aside and replaced like them
+        self._flowerish = tuple(
+            t >= FLOWER_BASE or (rules.preset == "home" and t in DRAGONS) for t in range(N_CODES)
+        )
         self.dealer = dealer
         self.huangfan = huangfan
         self.stake = stake
@@ -205,8 +210,9 @@ class GameState:
         while changed:
             changed = False
             for seat in order:
-                keep = [t for t in held[seat] if t < FLOWER_BASE]
-                for flower in (t for t in held[seat] if t >= FLOWER_BASE):
+                flowerish = self._flowerish
+                keep = [t for t in held[seat] if not flowerish[t]]
+                for flower in (t for t in held[seat] if flowerish[t]):
                     changed = True
                     self.flowers[seat].append(flower)
                     if self._wall.empty:
@@ -217,14 +223,17 @@ class GameState:
                 held[seat] = keep
         self._fill(held)
         for seat in order:
-            if len(self.flowers[seat]) == N_FLOWERS:
+            if self._eight_flowers(seat):
                 self._end_win([seat], "eight_flowers", None, None)
                 return
+
+    def _eight_flowers(self, seat: int) -> bool:
+        return sum(1 for t in self.flowers[seat] if t >= FLOWER_BASE) == N_FLOWERS
 
     def _fill(self, held: list[list[int]]) -> None:
         for seat in range(4):
             for tile in held[seat]:
-                if tile < FLOWER_BASE:
+                if not self._flowerish[tile]:
                     self.counts[seat][tile] += 1
             if held[seat]:
                 self._last_in[seat] = held[seat][-1]
@@ -466,10 +475,10 @@ class GameState:
                 events.append(Event("exhaustive_draw"))
                 return
             tile = wall.draw_tail() if from_tail else wall.draw_head()
-            if tile >= FLOWER_BASE:
+            if self._flowerish[tile]:
                 self.flowers[seat].append(tile)
                 events.append(Event("flower", seat, tile))
-                if len(self.flowers[seat]) == N_FLOWERS:
+                if tile >= FLOWER_BASE and self._eight_flowers(seat):
                     self._end_win([seat], "eight_flowers", None, None)
                     events.append(Event("win", seat, tile, {"win": "eight_flowers"}))
                     return
@@ -729,7 +738,10 @@ class GameState:
             "seat": seat,
             "phase": self.phase,
             "current_seat": self.current_seat,
-            "pending": self.pending_seats(),
+            # who may claim is private: a seat sees only whether it must answer itself
+            "pending": self.pending_seats()
+            if self.phase == "turn"
+            else [s for s in self.pending_seats() if s == seat],
             "dealer": self.dealer,
             "dice": list(self.dice),
             "huangfan": self.huangfan,

@@ -6,7 +6,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import Action, GameState, RuleError
+from games.engine import Action, GameState, RuleError, Rules
 from games.engine.actions import KINDS, TILE_KINDS
 from games.engine.tiles import N_CODES, N_FLOWERS, N_KINDS, code_to_str
 
@@ -36,9 +36,15 @@ def snapshot(state: GameState) -> str:
 
 
 @SETTINGS
-@given(seed=seeds, dealer=st.integers(0, 3), huangfan=st.integers(0, 3), data=st.data())
-def test_tiles_conserved_at_every_step_and_payments_sum_to_zero(seed, dealer, huangfan, data):
-    state = GameState.new(dealer=dealer, huangfan=huangfan, seed=seed)
+@given(
+    seed=seeds,
+    dealer=st.integers(0, 3),
+    huangfan=st.integers(0, 3),
+    preset=st.sampled_from(["standard", "lazi", "home"]),
+    data=st.data(),
+)
+def test_tiles_conserved_at_every_step_and_payments_sum_to_zero(seed, dealer, huangfan, preset, data):
+    state = GameState.new(rules=Rules(preset=preset), dealer=dealer, huangfan=huangfan, seed=seed)
 
     def check(s):
         assert s.census() == FULL

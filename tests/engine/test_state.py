@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from games.engine import Action, GameState, Meld, RuleError
+from games.engine import Action, GameState, Meld, RuleError, Rules
 from games.engine.tiles import parse_tiles
 
 
@@ -486,6 +486,27 @@ def test_view_shows_own_tiles_and_public_information_only():
     spectator = state.view(None)
     assert "hand" not in spectator and "legal_actions" not in spectator
     json.dumps(view)
+
+
+def test_view_does_not_tell_who_may_claim():
+    state = GameState.from_setup(**CLAIMS)
+    state.apply(a("0:discard:5m"))
+    assert state.view(1)["pending"] == [1] and state.view(2)["pending"] == [2]
+    assert state.view(3)["pending"] == [] and state.view(None)["pending"] == []
+    assert state.view(0)["phase"] == "claims"
+
+
+def test_home_preset_sets_dragons_aside_like_flowers():
+    state = GameState.from_setup(
+        hands=["5z159m159p159s234z9m", "6z2468m2468p3579p", "4567m4567p34567s", "123456789s11z22z"],
+        wall="7z8m3m4m",
+        rules=Rules(preset="home"),
+    )
+    assert state.flowers[0] == [t("5z")] and state.flowers[1] == [t("6z")]
+    assert t("4m") in state.hands[0] and t("3m") in state.hands[1]
+    state.apply(a("0:discard:9m"))
+    assert state.flowers[1] == [t("6z"), t("7z")] and state.drawn_tile == t("8m")
+    assert state.census()[t("5z")] == 1
 
 
 def test_view_keeps_the_drawn_tile_apart_and_gives_waits():
