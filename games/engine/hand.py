@@ -4,22 +4,23 @@ The counts given here are the *concealed* part of a hand (declared melds are lef
 concealed part holds `n` sets and one pair, so its size is `3n + 2`.
 
 Speed comes from per-suit lookup tables built once at import: every arrangement of one suit (its nine
-counts as a tuple) that is a whole number of sets, or sets plus a pair, is a member of a frozenset.
-`is_complete` is then three slices, three set look-ups and a scan of the honours, with no recursion.
-`splits` and `shanten` decompose one suit at a time and memoise per suit arrangement, so every
-distinct suit shape is worked out once per process.
+counts as a tuple) that is a whole number of sets, or sets plus a pair, is a key of `SUIT_TABLE`.
+`is_complete` is then three slices, three dict look-ups and C-level checks of the honours, with no
+recursion. `waits`, `splits` and `shanten` work one suit at a time and memoise per suit shape (in
+bounded caches, so a long-running server does not grow without limit).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import lru_cache
 
 N_KINDS = 34
 _SUIT_STARTS = (0, 9, 18)
 _HONOUR_START = 27
 
 Set = tuple[str, int]  # ("chow" | "pong", first tile code)
+_memo = lru_cache(maxsize=1 << 16)
 
 
 def _build_tables() -> tuple[frozenset[tuple[int, ...]], frozenset[tuple[int, ...]]]:
@@ -86,7 +87,7 @@ def is_complete(counts: Sequence[int]) -> bool:
     return is_all_honours(counts) and sum(counts) % 3 == 2
 
 
-@cache
+@_memo
 def _decompose(shape: tuple[int, ...], base: int, honours: bool) -> tuple[tuple[tuple[Set, ...], int], ...]:
     """Every way to read one suit as sets plus at most one pair; pair is -1 when there is none."""
     out: list[tuple[tuple[Set, ...], int]] = []
@@ -105,7 +106,7 @@ def _decompose(shape: tuple[int, ...], base: int, honours: bool) -> tuple[tuple[
     return tuple(out)
 
 
-@cache
+@_memo
 def _sets_only(shape: tuple[int, ...], base: int, honours: bool) -> tuple[tuple[tuple[Set, ...], int], ...]:
     """Every multiset of sets that makes exactly `shape` (sets listed in order)."""
     first = next((r for r, c in enumerate(shape) if c), None)
@@ -167,7 +168,7 @@ def splits(counts: Sequence[int]) -> list[tuple[tuple[Set, ...], int]]:
     return out
 
 
-@cache
+@_memo
 def _suit_waits(shape: tuple[int, ...]) -> tuple[tuple[int, bool], ...]:
     """For one suit shape: (rank, gives a pair) for every added tile that leaves the suit whole.
 
@@ -233,7 +234,7 @@ def waits(counts: Sequence[int]) -> list[int]:
     return out
 
 
-@cache
+@_memo
 def _blocks(shape: tuple[int, ...], honours: bool) -> tuple[tuple[int, int, int], ...]:
     """Pareto-best (sets, partial sets, pair-as-head) readings of one suit for shanten."""
     found: set[tuple[int, int, int]] = set()
