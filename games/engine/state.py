@@ -34,7 +34,7 @@ from .tiles import (
     format_tiles,
     parse_tiles,
 )
-from .wall import Wall, check_seed, commitment, new_seed, roll_dice, shuffled_wall
+from .wall import SeedError, Wall, check_seed, commitment, new_seed, roll_dice, shuffled_wall
 
 SELF_DRAWN = ("self_draw", "kong_replacement", "flower_replacement", "eight_flowers")
 
@@ -112,7 +112,10 @@ class GameState:
         stake: int = 1,
         seed: str | None = None,
     ) -> GameState:
-        seed = new_seed() if seed is None else check_seed(seed)
+        try:
+            seed = new_seed() if seed is None else check_seed(seed)
+        except SeedError as exc:
+            raise RuleError("bad_action", str(exc)) from None
         state = cls()
         state._setup = None
         state._begin(rules or Rules(), dealer, huangfan, stake, seed, shuffled_wall(seed), roll_dice(seed))
@@ -155,7 +158,17 @@ class GameState:
             raise RuleError("bad_action", f"bad setup: {exc}") from None
         state = cls()
         state._setup = {"hands": list(hands), "wall": wall, "dice": list(dice)}
-        state._begin(rules or Rules(), dealer, huangfan, stake, check_seed(seed), wall_tiles, tuple(dice))
+        try:
+            seed = check_seed(seed)
+        except SeedError as exc:
+            raise RuleError("bad_action", str(exc)) from None
+        if not (
+            isinstance(dice, list | tuple)
+            and len(dice) == 2
+            and all(type(d) is int and 1 <= d <= 6 for d in dice)
+        ):
+            raise RuleError("bad_action", "dice are two integers 1–6")
+        state._begin(rules or Rules(), dealer, huangfan, stake, seed, wall_tiles, tuple(dice))
         state._deal(held)
         return state
 

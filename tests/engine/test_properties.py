@@ -12,7 +12,7 @@ from games.engine.tiles import N_CODES, N_FLOWERS, N_KINDS, code_to_str
 
 FULL = [4] * N_KINDS + [1] * N_FLOWERS
 seeds = st.binary(min_size=32, max_size=32).map(bytes.hex)
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def play_random(state: GameState, data, check=None) -> GameState:

@@ -569,3 +569,13 @@ def test_from_setup_refuses_impossible_hands():
         GameState.from_setup(hands=["11111m", "", "", ""], wall="")
     with pytest.raises(RuleError):
         GameState.from_setup(hands=CLAIMS["hands"][:3], wall="")
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"seed": "nothex"}, {"dealer": 4}, {"dealer": "0"}, {"huangfan": -1}, {"stake": 0}, {"stake": 1.5}],
+)
+def test_new_refuses_bad_arguments_with_a_rule_error(kwargs):
+    with pytest.raises(RuleError) as err:
+        GameState.new(**kwargs)
+    assert err.value.code == "bad_action"
