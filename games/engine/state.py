@@ -13,6 +13,7 @@ exactly because everything else is derived from the seed.
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from .actions import CLAIM_KINDS, TURN_KINDS, Action, Event, RuleError
@@ -224,16 +225,18 @@ class GameState:
             changed = False
             for seat in order:
                 flowerish = self._flowerish
-                keep = [t for t in held[seat] if not flowerish[t]]
-                for flower in (t for t in held[seat] if flowerish[t]):
-                    changed = True
-                    self.flowers[seat].append(flower)
+                found = [t for t in held[seat] if flowerish[t]]
+                if not found:
+                    continue
+                changed = True
+                self.flowers[seat].extend(found)
+                held[seat] = [t for t in held[seat] if not flowerish[t]]
+                for _ in found:
                     if self._wall.empty:
                         self._fill(held)
                         self._end_draw()
                         return
-                    keep.append(self._wall.draw_tail())
-                held[seat] = keep
+                    held[seat].append(self._wall.draw_tail())
         self._fill(held)
         for seat in order:
             if self._eight_flowers(seat):
@@ -341,8 +344,7 @@ class GameState:
     def _turn_actions(self, seat: int) -> list[Action]:
         c = self.counts[seat]
         of = Action.of
-        table = _DISCARDS[seat]
-        discards = [table[t] for t in range(N_KINDS) if c[t]]
+        discards = list(compress(_DISCARDS[seat], c))
         if self._must_discard:
             return discards
         acts: list[Action] = []

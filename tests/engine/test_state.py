@@ -313,6 +313,16 @@ def test_eight_flowers_win_at_once_when_the_eighth_is_drawn():
     assert state.result.payments[1] > 0 and sum(state.result.payments) == 0
 
 
+def test_a_wall_that_runs_out_during_the_deal_is_a_draw_with_every_tile_kept():
+    state = GameState.from_setup(
+        hands=["1f2f159m159p159s234z", "2468m2468p3579p6z", "4567m4567p34567s", "123456789s11z22z"],
+        wall="9m",
+    )
+    assert state.phase == "ended" and state.result.kind == "draw"
+    assert state.flowers[0] == [t("1f"), t("2f")] and t("9m") in state.hands[0]
+    assert sum(state.census()) == 14 + 3 * 13 + 1
+
+
 def test_eight_flowers_at_the_deal_win_before_anyone_moves():
     state = GameState.from_setup(
         hands=["159m159p159s1234z5z", "1234567f234m567m", "4567m4567p34567s", "123456789s33z44z"],
