@@ -51,12 +51,14 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("file", help="JSON list of cases (shared/rules/vectors format)")
     score.set_defaults(func=_score)
     simulate = sub.add_parser("simulate", help="play bot hands end to end")
-    simulate.add_argument("--hands", type=int, default=100)
+    simulate.add_argument("--hands", default="100", help="how many hands (a positive integer)")
     simulate.add_argument("--seed", default=None)
     simulate.add_argument("--bots", default="easy,easy,easy,easy", help="four bot levels, comma-separated")
     simulate.set_defaults(func=_simulate)
     verify = sub.add_parser("verify", help="check a hand export's commitment and wall, and replay it")
-    verify.add_argument("file", help="hand export JSON (seed, rules, dealer, huangfan, stake, actions, commitment, wall)")
+    verify.add_argument(
+        "file", help="hand export JSON (seed, rules, dealer, huangfan, stake, actions, commitment, wall)"
+    )
     verify.set_defaults(func=_verify)
     return parser
 

@@ -130,9 +130,12 @@ def _fail(message: str) -> int:
 
 def main_simulate(args: Any) -> int:
     """Run from parsed arguments (`hands`, `seed`, `bots`); print one JSON summary."""
-    hands = args.hands
-    if type(hands) is not int or hands < 1:
-        return _fail("--hands must be a positive integer")
+    try:
+        hands = int(args.hands)
+    except (TypeError, ValueError):
+        hands = 0
+    if hands < 1:
+        return _fail(f"--hands must be a positive integer, not {args.hands!r}")
     seed = args.seed if args.seed is not None else secrets.token_hex(32)
     if not isinstance(seed, str) or not seed:
         return _fail("--seed must be a non-empty string")

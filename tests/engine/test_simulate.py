@@ -80,6 +80,7 @@ def test_command_prints_one_json_summary(capsys):
     "argv",
     [
         ["simulate", "--hands", "0"],
+        ["simulate", "--hands", "many"],
         ["simulate", "--hands", "2", "--bots", "easy,easy"],
         ["simulate", "--hands", "2", "--bots", "easy,nobody,easy,easy"],
     ],
@@ -98,4 +99,5 @@ def test_module_entry_point_rejects_a_non_number():
         check=False,
         cwd=Path(__file__).resolve().parents[2],
     )
-    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == ["simulate: --hands must be a positive integer, not 'many'"]

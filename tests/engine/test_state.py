@@ -589,3 +589,42 @@ def test_new_refuses_bad_arguments_with_a_rule_error(kwargs):
     with pytest.raises(RuleError) as err:
         GameState.new(**kwargs)
     assert err.value.code == "bad_action"
+
+
+LAST = dict(hands=["159m159p159s1234z5z", "234m567m88m111z22z", "4567m4567p34567s", "123456789s3z444z"])
+
+
+@pytest.mark.parametrize(("wall", "haidi"), [("2z", True), ("2z9p", False)])
+def test_a_self_draw_on_the_last_wall_tile_is_haidi(wall, haidi):
+    state = GameState.from_setup(**LAST, wall=wall, rules=Rules(haidi="double"))
+    state.apply(a("0:discard:9s"))
+    state.apply(a("1:self_win"))
+    assert ("haidi" in state.result.winners[0].features) is haidi
+
+
+def test_first_go_round_wins_are_tianhu_and_dihu_in_lazi():
+    dealer = GameState.from_setup(
+        hands=["123m456m789m111z22z", "2468m2468p3579p6z", "4567p3456s34567s", "123456789s33z44z"],
+        wall="9p",
+        rules=Rules(preset="lazi"),
+    )
+    dealer.apply(a("0:self_win"))
+    assert dealer.result.winners[0].pattern == "tianhu"
+    two = GameState.from_setup(**TWO, rules=Rules(preset="lazi"))
+    two.apply(a("0:discard:4s"))
+    two.apply(a("1:win:4s"))
+    two.apply(a("3:win:4s"))
+    assert {w.pattern for w in two.result.winners} == {"dihu"}
+
+
+def test_a_win_after_a_claim_is_not_in_the_first_go_round():
+    state = GameState.from_setup(**CLAIMS, rules=Rules(preset="lazi"))
+    state.apply(a("0:discard:5m"))
+    state.apply(a("1:pass"))
+    state.apply(a("2:pong:5m"))
+    state.apply(a("2:discard:5s"))  # seat 3 waits on every bamboo
+    assert "3:win:5s" in kinds(state, 3)
+    state.apply(a("3:win:5s"))
+    for seat in state.pending_seats():
+        state.apply(a(f"{seat}:pass"))
+    assert state.result.winners[0].pattern != "dihu"
