@@ -48,6 +48,9 @@ def test_tiles_conserved_at_every_step_and_payments_sum_to_zero(seed, dealer, hu
 
     def check(s):
         assert s.census() == FULL
+        claimed = sum(m.kind != "kong_concealed" for melds in s.melds for m in melds)
+        assert sum(map(sum, s.feeds)) == claimed  # feeds[a][b]: one per claim from a discard
+        assert sum(r.claimed for river in s.rivers for r in river) == claimed
 
     check(state)
     play_random(state, data, check)
