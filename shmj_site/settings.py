@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ledger",
+    "history",
 ]
 
 MIDDLEWARE = [
