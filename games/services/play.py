@@ -20,6 +20,7 @@ from games.engine.bots import get_bot
 from games.engine.rules import Rules
 from games.engine.state import GameState
 from games.models import Action, Hand, Match, Seat, Table
+from history.services import record_finished_hand
 
 from .broadcast import on_commit_table_changed
 from .errors import ServiceError
@@ -132,6 +133,7 @@ def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: dateti
     hand.seed = state.reveal()["seed"]
     hand.ended = now
     hand.save(update_fields=["result", "seed", "ended"])
+    record_finished_hand(table=table, hand=hand)  # history: records and ratings (issue 6)
     table.scores = [int(a) + int(b) for a, b in zip(table.scores, result.payments, strict=True)]
     table.dealer = result.dealer_next
     table.huangfan = result.huangfan_next
