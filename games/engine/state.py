@@ -404,7 +404,12 @@ class GameState:
             if kind in CLAIM_KINDS:
                 return RuleError("claim_window_closed", "you have no claim on this tile")
             return RuleError("not_your_turn", "others are answering a claim")
-        if kind in CLAIM_KINDS and kind != "chow" and action.tile not in (None, self._claim_tile):
+        claim = self._claim_tile
+        if kind == "chow":
+            stale = not 0 <= claim - action.tile <= 2
+        else:
+            stale = kind in CLAIM_KINDS and action.tile not in (None, claim)
+        if stale:
             return RuleError("claim_window_closed", "that claim is for an earlier tile")
         if kind == "win":
             if self._claim_tile in self.missed[seat] and self._can_win_on(seat, self._claim_tile):

@@ -411,6 +411,8 @@ def test_refusals_in_a_turn(action, code):
         ([], "0:discard:1m", "not_your_turn"),  # the discarder waits
         ([], "1:pong:5m", "illegal_action"),  # seat 1 only holds one 5m
         ([], "2:pong:6m", "claim_window_closed"),  # stale: an earlier tile
+        ([], "1:chow:7m", "claim_window_closed"),  # a sequence without 5m: stale
+        ([], "1:chow:5m", "illegal_action"),  # 567m holds 5m but seat 1 has no 7m
         ([], "2:win:5m", "not_a_win"),
         (["2:pass"], "2:pong:5m", "already_answered"),
         (["2:pass"], "2:pass", "already_answered"),
