@@ -24,6 +24,7 @@ test: setup
 	$(BIN)/python manage.py makemigrations --check --dry-run >/dev/null
 	$(BIN)/python -m pytest -q
 	bash scripts/multiprocess.sh
+	bash scripts/e2e.sh
 
 lint: setup
 	$(BIN)/ruff check --fix .

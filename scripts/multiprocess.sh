@@ -18,4 +18,4 @@ fi
 
 echo "multiprocess suite: running tests/multiprocess against PostgreSQL + Redis"
 # Replace pyproject's addopts (which ignore this folder in the main run).
-exec "$PYTHON" -m pytest -q -o addopts="-p no:cacheprovider" tests/multiprocess "$@"
+exec "$PYTHON" -m pytest -q -o addopts="-p no:cacheprovider -p no:playwright" tests/multiprocess "$@"

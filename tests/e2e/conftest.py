@@ -1,0 +1,97 @@
+"""A real daphne on a free port over a file-backed SQLite database, and Debian's chromium.
+
+Run by `scripts/e2e.sh` as its own pytest invocation (pytest-playwright and pytest-asyncio cannot
+share a run).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+ROOM_SETUP = (
+    "from decimal import Decimal; from games.models import Room; "
+    "Room.objects.update(bot_delay=Decimal('0'), discard_timeout=60, claim_timeout=8)"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if process.poll() is not None:
+            raise RuntimeError(f"daphne exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)  # polling a port while the server boots; not a test assertion
+    raise RuntimeError("daphne did not start listening")
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("e2e")
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "shmj_site.settings",
+        "DATABASE_URL": f"sqlite:///{workdir / 'e2e.sqlite3'}",
+        "GAME_CLOCK_ENABLED": "1",
+        "GAME_CLOCK_INTERVAL": "0.05",
+        "DJANGO_DEBUG": "1",
+    }
+    env.pop("REDIS_URL", None)
+    python = sys.executable
+    for args in (["migrate", "--noinput"], ["ensure_demo"], ["shell", "-c", ROOM_SETUP]):
+        subprocess.run([python, "manage.py", *args], cwd=REPO, env=env, check=True, capture_output=True)
+    port = _free_port()
+    log = open(workdir / "daphne.log", "w")  # noqa: SIM115 - closed below
+    process = subprocess.Popen(
+        [python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "shmj_site.asgi:application"],
+        cwd=REPO,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        _wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        log.close()
+        print(f"daphne log: {workdir / 'daphne.log'}")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def results_dir() -> Path:
+    path = REPO / "test-results"
+    path.mkdir(exist_ok=True)
+    return path
