@@ -38,9 +38,11 @@ def get_bot(level: str) -> Bot:
 
 
 def _register_builtin() -> None:
+    from .normal import NormalBot
     from .simple import SimpleBot
 
     register("easy", SimpleBot)
+    register("normal", NormalBot)
 
 
 _register_builtin()

@@ -434,29 +434,38 @@ class _Hand:
     def _all_draws(self, g: int) -> int:
         return self.u0[g] + self.u1[g] + self.u2[g] + self.u3[g]
 
-    def one_suit(self, suit: int, with_honours: bool, need: int, n: int) -> tuple[int, int]:
-        """(shanten, useful tiles) of a 3n+1 hand of `n` tiles under HUN/QING of `suit`."""
+    def one_suit(self, suit: int, with_honours: bool, need: int, n: int) -> tuple[int, int, float]:
+        """(shanten, useful tiles, reach) of a 3n+1 hand of `n` tiles under HUN/QING of `suit`."""
         hm, hq = (self.pong[3], self.pair[3]) if with_honours else (0, 0)
         formula, ranks, single_helps, pair_helps = _one_suit_shape(self.keys[suit], hm, hq, need)
         junk = n - self.size[suit] - (self.size[3] if with_honours else 0)
         if formula < junk:
             # Too many tiles outside the plan: any draw inside it (replacing one) is progress.
             useful = self._all_draws(suit) + (self._all_draws(3) if with_honours else 0)
-            return junk, useful
-        unseen = self.unseen
+            return junk, useful, float(useful)
+        unseen, counts = self.unseen, self.counts
         base = suit * 9
         useful = 0
+        reach = 0.0
+        ready = formula == 0  # then every useful tile wins, from any discarder
         for r in ranks:
-            useful += unseen[base + r]
+            left = unseen[base + r]
+            useful += left
+            if ready:
+                reach += left
+            else:
+                reach += left * (PONG_REACH if counts[base + r] == 2 else CHOW_REACH)
         if with_honours:
             if single_helps:
                 useful += self.u1[3]
+                reach += self.u1[3]
             if pair_helps:
                 useful += self.u2[3]
-        return formula, useful
+                reach += self.u2[3] * (1.0 if ready else PONG_REACH)
+        return formula, useful, reach
 
-    def pongs(self, groups: Sequence[int], need: int, n: int) -> tuple[int, int]:
-        """(shanten, useful tiles) of a 3n+1 hand of `n` tiles under a pong plan over `groups`."""
+    def pongs(self, groups: Sequence[int], need: int, n: int) -> tuple[int, int, float]:
+        """(shanten, useful tiles, reach) of a 3n+1 hand of `n` tiles under a pong plan over `groups`."""
         pongs = pairs = inside = 0
         for g in groups:
             pongs += self.pong[g]
@@ -465,23 +474,37 @@ class _Hand:
         formula = _pong_value(pongs, pairs, need)
         junk = n - inside
         if formula < junk:
-            return junk, sum(self._all_draws(g) for g in groups)
+            useful = sum(self._all_draws(g) for g in groups)
+            return junk, useful, float(useful)
         useful = 0
+        reach = 0.0
         if _pong_value(pongs, pairs + 1, need) < formula:
-            useful += sum(self.u1[g] for g in groups)
+            got = sum(self.u1[g] for g in groups)
+            useful += got
+            reach += got
         if pairs and _pong_value(pongs + 1, pairs - 1, need) < formula:
-            useful += sum(self.u2[g] for g in groups)
-        return formula, useful
+            got = sum(self.u2[g] for g in groups)
+            useful += got
+            reach += got * (1.0 if formula == 0 else PONG_REACH)
+        return formula, useful, reach
 
-    def feng(self, n: int) -> tuple[int, int]:
+    def feng(self, n: int) -> tuple[int, int, float]:
         current = n - self.size[3]
-        return current, (self._all_draws(3) if current >= 0 else 0)
+        useful = self._all_draws(3) if current >= 0 else 0
+        return current, useful, float(useful)
+
+
+# How much more often a useful tile arrives when it can also be claimed: a pong from any of the
+# three discarders, a chow only from the player before (a draw alone counts 1). When ready, every
+# waiting tile can be won from any discard, so they all count the same.
+PONG_REACH = 3.0
+CHOW_REACH = 1.6
 
 
 _PONG_GROUPS = {6: (0, 3), 7: (1, 3), 8: (2, 3), PENG: (0, 1, 2, 3)}
 
 
-def _plan_after(hand: _Hand, plan: int, need: int, n: int) -> tuple[int, int]:
+def _plan_after(hand: _Hand, plan: int, need: int, n: int) -> tuple[int, int, float]:
     if plan < 3:
         return hand.one_suit(plan, True, need, n)
     if plan < 6:
@@ -497,13 +520,15 @@ def evaluate_discards(
     unseen: Sequence[int],
     weights: dict[int, float] | None = None,
     slack: int = 0,
+    claims: bool = False,
 ) -> list[DiscardOption]:
     """Rank the discards of a 3n+2 concealed hand, best first.
 
     A discard's distance is the smallest distance over the open plans after it; among the discards
     with the smallest distance, the score is the weighted count of useful tiles, summed over the
     plans within `slack` of that distance (the best plan counts fully, looser plans are tie-breakers
-    weighted 1/10 per step). `weights` maps plan to value weight (default 1).
+    weighted 1/10 per step). `weights` maps plan to value weight (default 1). With `claims`, useful
+    tiles that can also be claimed count more (`PONG_REACH`, `CHOW_REACH`).
     `counts` is modified during the call and restored before it returns.
     """
     n = sum(counts)
@@ -518,30 +543,30 @@ def evaluate_discards(
     hand = _Hand(counts, unseen)
     options: list[DiscardOption] = []
     # For a plan, every discard outside its kinds leaves the same hand shape: evaluate once.
-    outside_cache: dict[int, tuple[int, int]] = {}
+    outside_cache: dict[int, tuple[int, int, float]] = {}
     for tile in range(N_KINDS):
         if not counts[tile]:
             continue
         hand.remove(tile)
-        per_plan: list[tuple[int, int, int]] = []
+        per_plan: list[tuple[int, int, int, float]] = []
         for plan in live:
             inside = plan_allows(plan, tile)
             if not inside and plan in outside_cache:
-                s, u = outside_cache[plan]
+                s, u, reach = outside_cache[plan]
             else:
-                s, u = _plan_after(hand, plan, need, n - 1)
+                s, u, reach = _plan_after(hand, plan, need, n - 1)
                 if not inside:
-                    outside_cache[plan] = (s, u)
-            per_plan.append((plan, s, u))
+                    outside_cache[plan] = (s, u, reach)
+            per_plan.append((plan, s, u, reach))
         hand.restore(tile)
-        best_s = min(s for _, s, _ in per_plan)
+        best_s = min(p[1] for p in per_plan)
         score = 0.0
         best_plan, best_useful, best_term = per_plan[0][0], 0, -1.0
-        for plan, s, u in per_plan:
+        for plan, s, u, reach in per_plan:
             if s > best_s + slack:
                 continue
             w = weights.get(plan, 1.0) if weights else 1.0
-            term = w * u * (0.1 ** (s - best_s))
+            term = w * (reach if claims else u) * (0.1 ** (s - best_s))
             score += term
             if s == best_s and term > best_term:
                 best_plan, best_useful, best_term = plan, u, term

@@ -1,0 +1,139 @@
+"""What a bot can read about its opponents, and how dangerous a discard is.
+
+Everything here uses public information only (melds, rivers, flowers, wall count, claim counts)
+plus the bot's own tiles, through `unseen`: the copies of each kind the bot cannot see.
+
+Under Shanghai rules an opponent can only win with a qualifying pattern, so their melds say a lot:
+melds all in one suit (plus honours) point at 混一色 / 清一色 and make that suit and the honours
+dangerous; melds that are all pongs in several suits point at 碰碰胡, where only tiles the opponent
+may hold a pair of are dangerous; a chow together with melds in two suits means no pattern is left
+and the opponent is harmless.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+# Threat by number of declared melds (more melds: closer to ready, and fewer tiles to hide).
+_MELD_THREAT = (0.0, 0.0, 0.2, 0.7, 1.0)
+_FULL_WALL = 80  # about the wall left after the deal and the flower replacements
+
+
+@dataclass(frozen=True, slots=True)
+class Threat:
+    """One opponent as seen from the table: how close they look and which tiles fit them."""
+
+    seat: int
+    level: float  # 0 (harmless) … 1 (surely ready)
+    suits: tuple[bool, bool, bool]  # which suits a one-suit hand of theirs could be in
+    pongs: bool  # an all-pongs hand is still possible
+    suited_ok: bool  # a hand with suit tiles is still possible (false: only honours)
+    partner: bool  # already 承包 partners with the reader: their wins cost the reader more
+
+
+def unseen_counts(state, seat: int) -> list[int]:
+    """Copies of each of the 34 kinds that `seat` cannot see (in other hands or the wall)."""
+    unseen = [4 - n for n in state.counts[seat]]
+    for melds in state.melds:
+        for meld in melds:
+            for t in meld.tiles:
+                unseen[t] -= 1
+    for river in state.rivers:
+        for r in river:
+            if not r.claimed:
+                unseen[r.tile] -= 1
+    return [n if n > 0 else 0 for n in unseen]
+
+
+def lateness(wall_remaining: int) -> float:
+    """0 at the start of a hand, 1 when the wall is empty."""
+    left = wall_remaining / _FULL_WALL
+    return 1.0 - left if left < 1.0 else 0.0
+
+
+def read_threat(state, me: int, other: int) -> Threat:
+    """What `other`'s melds and river say about the hand they are building."""
+    melds = state.melds[other]
+    suits_in: set[int] = set()
+    has_chow = False
+    for meld in melds:
+        first = meld.tiles[0]
+        if first < 27:
+            suits_in.add(first // 9)
+        if meld.kind == "chow":
+            has_chow = True
+    one_suit = len(suits_in) <= 1
+    pongs = not has_chow
+    if not one_suit and not pongs:
+        return Threat(other, 0.0, (False, False, False), False, True, False)
+    if suits_in:
+        suits = tuple(s in suits_in and one_suit for s in range(3))
+    else:
+        # No suit declared yet: a suit they keep discarding is unlikely to be theirs.
+        shed = [0, 0, 0]
+        for r in state.rivers[other]:
+            if r.tile < 27:
+                shed[r.tile // 9] += 1
+        suits = tuple(shed[s] <= 2 for s in range(3))
+    n = len(melds)
+    late = lateness(state.wall_remaining)
+    level = _MELD_THREAT[n if n < 4 else 4] + (0.3 * (late - 0.5) if late > 0.5 else 0.0)
+    feeds = state.feeds
+    partner = feeds[other][me] >= 3 or feeds[me][other] >= 3
+    return Threat(other, min(level, 1.0), suits, pongs, True, partner)
+
+
+def read_threats(state, me: int) -> list[Threat]:
+    return [read_threat(state, me, (me + k) % 4) for k in (1, 2, 3)]
+
+
+def fit(threat: Threat, tile: int, unseen: Sequence[int]) -> float:
+    """How likely `tile` completes a hand of the kind `threat` can still make (0 … 1)."""
+    left = unseen[tile]
+    # Pair and pong waits need copies in the opponent's hand; with none unseen they are impossible.
+    pair_wait = 1.0 if left >= 2 else (0.5 if left == 1 else 0.0)
+    if tile >= 27:
+        return pair_wait
+    if threat.suits[tile // 9]:
+        # Sequences in their suit wait on tiles whatever the copies: never fully safe.
+        return max(pair_wait, 0.7)
+    if threat.pongs:
+        return 0.6 * pair_wait
+    return 0.0
+
+
+# Of the tiles that fit an opponent's hand, the share that are among their waits once they are ready.
+WAIT_SHARE = 0.15
+
+
+def danger(tile: int, threats: Sequence[Threat], unseen: Sequence[int]) -> float:
+    """Rough chance that discarding `tile` deals in, summed over the opponents (a partner's win
+    costs double, so it counts double)."""
+    total = 0.0
+    for threat in threats:
+        if threat.level:
+            weight = threat.level * (2.0 if threat.partner else 1.0)
+            total += weight * fit(threat, tile, unseen)
+    return total * WAIT_SHARE
+
+
+def chengbao_risk(state, me: int, tile: int, unseen: Sequence[int]) -> float:
+    """Rough chance that discarding `tile` gives an opponent their third claim from the reader,
+    making the two 承包 partners (the reader then pays double when that player wins)."""
+    risk = 0.0
+    feeds = state.feeds
+    for other in range(4):
+        if other == me or feeds[other][me] != 2 or feeds[me][other] >= 3:
+            continue
+        threat = read_threat(state, me, other)
+        suited_fit = tile >= 27 or threat.suits[tile // 9] or threat.pongs
+        if not suited_fit:
+            continue
+        # A pong needs two of the unseen copies in their hand.
+        share = sum(state.counts[other]) / max(1, sum(unseen))
+        left = unseen[tile]
+        risk += left * (left - 1) / 2 * share * share
+        if other == (me + 1) % 4 and tile < 27 and threat.suits[tile // 9]:
+            risk += 0.3
+    return risk

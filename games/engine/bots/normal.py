@@ -1,0 +1,169 @@
+"""The `normal` bot: plans for a qualifying pattern, claims with judgement, defends when it must.
+
+Each decision reads the bot's own tiles and public information only (`Position`):
+
+- Discard: `evaluate.evaluate_discards` ranks the discards by the distance to the closest open
+  plan (混一色 / 清一色 / 碰碰胡 / 混碰 / 风一色), then by useful tiles weighted by what the plan
+  pays. Each candidate then pays a penalty for its danger (`defense.danger`, 承包 risk), scaled by
+  how far the bot is from ready: a ready hand pushes, a far hand folds against a visible threat.
+- Claims: a pong, kong or chow is taken only if it brings the hand closer under a plan it leaves
+  open (a chow keeps only the chow's suit; a pong of a second suit keeps only 碰碰胡). Wins and
+  robbed kongs are always taken: passing one is 漏胡.
+- Kongs on the bot's own turn: taken when they do not set the hand back.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..actions import Action
+from ..scoring.core import hua_of
+from . import evaluate as ev
+from .defense import chengbao_risk, danger, read_threats, unseen_counts
+
+# Danger penalty per step of distance from ready (in units of distance).
+_CAUTION = (0.7, 1.5, 3.0, 5.0)
+
+
+class Position:
+    """One seat's knowledge at a decision: own tiles, own melds, what it cannot see."""
+
+    __slots__ = ("state", "seat", "counts", "melds", "shapes", "plans", "unseen", "hua")
+
+    def __init__(self, state, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.counts = list(state.counts[seat])
+        self.melds = state.melds[seat]
+        self.shapes = [ev.MeldShape(m.tiles[0], m.kind == "chow") for m in self.melds]
+        self.plans = ev.open_plans(self.shapes)
+        self.unseen = unseen_counts(state, seat)
+        self.hua = hua_of(self.counts, self.melds, state.flowers[seat])
+
+    def weights(self) -> dict[int, float]:
+        return {plan: float(ev.plan_value(plan, self.hua)) for plan in self.plans}
+
+    def distance(self) -> int:
+        """Distance of the concealed tiles to the closest open plan (99: no plan left)."""
+        if not self.plans:
+            return 99
+        return ev.best_shanten(self.counts, self.plans)[0]
+
+    def distance_after(self, remove: dict[int, int], new_meld: ev.MeldShape | None) -> int:
+        """Distance after taking tiles out of the hand (for a meld), under the plans left open."""
+        counts = self.counts
+        for tile, n in remove.items():
+            counts[tile] -= n
+        try:
+            shapes = self.shapes + [new_meld] if new_meld is not None else self.shapes
+            plans = ev.open_plans(shapes)
+            return ev.best_shanten(counts, plans)[0] if plans else 99
+        finally:
+            for tile, n in remove.items():
+                counts[tile] += n
+
+
+def _by_kind(legal: list[Action]) -> dict[str, list[Action]]:
+    out: dict[str, list[Action]] = {}
+    for action in legal:
+        out.setdefault(action.kind, []).append(action)
+    return out
+
+
+class NormalBot:
+    level = "normal"
+    value_weighted = True
+    claim_reach = True
+    caution = _CAUTION
+
+    def choose(self, state, seat: int) -> Action:
+        legal = state.legal_actions(seat)
+        if not legal:
+            raise ValueError(f"seat {seat} has nothing to do")
+        kinds = _by_kind(legal)
+        for kind in ("self_win", "win"):
+            if kind in kinds:
+                return kinds[kind][0]
+        if state.phase != "turn":
+            if len(legal) == 1 or state.phase == "rob":
+                return kinds["pass"][0]
+            return self.claim(Position(state, seat), kinds, state.last_discard)
+        pos = Position(state, seat)
+        kong = self.turn_kong(pos, kinds)
+        if kong is not None:
+            return kong
+        return self.discard(pos, kinds["discard"])
+
+    # ---------------------------------------------------------------- own turn
+
+    def turn_kong(self, pos: Position, kinds: dict[str, list[Action]]) -> Action | None:
+        """A concealed or added kong that does not set the hand back (it earns 花 and a draw)."""
+        if "concealed_kong" not in kinds and "added_kong" not in kinds:
+            return None
+        before = pos.distance()
+        for action in kinds.get("concealed_kong", ()):
+            if pos.distance_after({action.tile: 4}, ev.MeldShape(action.tile, False)) <= before:
+                return action
+        for action in kinds.get("added_kong", ()):
+            if pos.distance_after({action.tile: 1}, None) > before:
+                continue
+            # An added kong can be robbed (the konger pays all three shares): not into a threat.
+            threats = read_threats(pos.state, pos.seat)
+            if danger(action.tile, threats, pos.unseen) < 0.5:
+                return action
+        return None
+
+    def discard(self, pos: Position, discards: list[Action]) -> Action:
+        by_tile = {a.tile: a for a in discards}
+        threats = read_threats(pos.state, pos.seat)
+        if not pos.plans:
+            # No qualifying hand is possible any more: discard purely for safety.
+            return by_tile[min(by_tile, key=lambda t: (self.risk(pos, t, threats), -pos.counts[t], t))]
+        weights = pos.weights() if self.value_weighted else None
+        options = ev.evaluate_discards(pos.counts, pos.plans, pos.unseen, weights, claims=self.claim_reach)
+        return by_tile[self.pick(pos, options, threats).tile]
+
+    def risk(self, pos: Position, tile: int, threats) -> float:
+        return danger(tile, threats, pos.unseen) + 0.5 * chengbao_risk(pos.state, pos.seat, tile, pos.unseen)
+
+    def pick(self, pos: Position, options: list[ev.DiscardOption], threats) -> ev.DiscardOption:
+        """Offence (distance, then weighted useful tiles) against danger, scaled by distance."""
+        best = options[0]
+        if not any(t.level for t in threats):
+            return best
+        top = max(o.score for o in options if o.shanten == best.shanten) or 1.0
+        step = best.shanten if best.shanten >= 0 else 0
+        caution = self.caution[step if step < len(self.caution) else -1]
+
+        def utility(option: ev.DiscardOption) -> float:
+            # Half the useful tiles costs about a third of a step of distance.
+            offence = -option.shanten + 0.5 * math.log(min(max(option.score / top, 0.05), 1.0))
+            return offence - caution * self.risk(pos, option.tile, threats)
+
+        return max(options, key=utility)
+
+    # ---------------------------------------------------------------- claims
+
+    def claim(self, pos: Position, kinds: dict[str, list[Action]], tile: int) -> Action:
+        """Take the claim that brings the hand closest to a plan it keeps open, else pass."""
+        before = pos.distance()
+        best: tuple[int, int, Action] | None = None
+        for rank, kind in enumerate(("exposed_kong", "pong", "chow")):
+            for action in kinds.get(kind, ()):
+                after = self.after_claim(pos, action, tile)
+                # A kong draws a replacement, so no worse than now is progress (and earns 花).
+                ok = after <= before if kind == "exposed_kong" else after < before
+                if ok and (best is None or (after, rank) < best[:2]):
+                    best = (after, rank, action)
+        if best is None:
+            return kinds["pass"][0]
+        return best[2]
+
+    @staticmethod
+    def after_claim(pos: Position, action: Action, tile: int) -> int:
+        if action.kind == "chow":
+            start = action.tile
+            remove = {t: 1 for t in (start, start + 1, start + 2) if t != tile}
+            return pos.distance_after(remove, ev.MeldShape(start, True))
+        n = 3 if action.kind == "exposed_kong" else 2
+        return pos.distance_after({tile: n}, ev.MeldShape(tile, False))

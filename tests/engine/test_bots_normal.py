@@ -1,0 +1,113 @@
+"""The `normal` bot's judgement calls, each pinned by a hand-made position."""
+
+import pytest
+
+from games.engine.actions import Action
+from games.engine.bots import get_bot, levels
+from games.engine.state import GameState
+from games.engine.tiles import parse_tiles
+
+# Filler hands that claim nothing the tests discard (seat 0 deals and discards first).
+FILLER_2 = "258m147p369p258s6z"
+FILLER_3 = "47m3258p147s369s7z"
+
+
+def t(text: str) -> int:
+    return parse_tiles(text)[0]
+
+
+def kinds(state, seat):
+    return {a.kind for a in state.legal_actions(seat)}
+
+
+def after_dealer_discards(
+    seat1: str, discard: str, dealer: str | None = None, wall: str = "3p3s5z6z"
+) -> GameState:
+    """Seat 0 deals `dealer` (14 tiles, holding `discard`) and discards `discard`; seat 1 answers."""
+    dealer = dealer or f"{discard}147p369p258s147s4z"
+    state = GameState.from_setup(hands=[dealer, seat1, FILLER_2, FILLER_3], wall=wall)
+    state.apply(Action("discard", 0, t(discard)))
+    return state
+
+
+@pytest.fixture
+def bot():
+    return get_bot("normal")
+
+
+def test_normal_is_registered():
+    assert {"easy", "normal"} <= set(levels())
+
+
+def test_wins_on_a_discard_whenever_it_can(bot):
+    state = after_dealer_discards("1112345678999m", "5m")
+    assert "win" in kinds(state, 1)
+    assert bot.choose(state, 1).kind == "win"
+
+
+def test_declares_a_self_drawn_win(bot):
+    state = GameState.from_setup(hands=["11123456789999m", "1112345678999p", FILLER_2, FILLER_3], wall="5z")
+    assert bot.choose(state, 0).kind == "self_win"
+
+
+def test_pongs_an_honour_its_one_suit_plan_uses(bot):
+    state = after_dealer_discards("11m345m789m55z26m1s", "5z")
+    assert bot.choose(state, 1) == Action("pong", 1, t("5z"))
+
+
+def test_does_not_pong_a_tile_of_a_suit_it_is_not_collecting(bot):
+    state = after_dealer_discards("123m456m78m11z99p3s", "9p", dealer="9p147p258s147s369s4z")
+    assert "pong" in kinds(state, 1)
+    assert bot.choose(state, 1).kind == "pass"
+
+
+def test_chows_in_its_plan_suit(bot):
+    state = after_dealer_discards("13m456m789m11z22z4p", "2m")
+    assert bot.choose(state, 1) == Action("chow", 1, t("1m"))
+
+
+def test_does_not_chow_outside_its_plan_suit(bot):
+    state = after_dealer_discards("13m456m789m11z56p9s", "4p")
+    assert "chow" in kinds(state, 1)
+    assert bot.choose(state, 1).kind == "pass"
+
+
+def test_does_not_chow_when_it_would_only_break_an_all_pongs_hand(bot):
+    state = after_dealer_discards("111m555m99m77z22z6m", "7m")
+    assert "chow" in kinds(state, 1)
+    assert bot.choose(state, 1).kind == "pass"
+
+
+def test_discards_the_tile_outside_its_plan(bot):
+    state = GameState.from_setup(
+        hands=["123456m789m11z22z5s", "1112345678999p", FILLER_2, FILLER_3], wall="5z"
+    )
+    assert bot.choose(state, 0) == Action("discard", 0, t("5s"))
+
+
+def test_takes_a_concealed_kong_that_keeps_the_hand_whole(bot):
+    state = GameState.from_setup(
+        hands=["1111m456m789m22z35z", "1112345678999p", FILLER_2, FILLER_3], wall="5z"
+    )
+    assert "concealed_kong" in kinds(state, 0)
+    assert bot.choose(state, 0) == Action("concealed_kong", 0, t("1m"))
+
+
+def test_keeps_four_tiles_that_are_worth_more_as_sequences(bot):
+    # 1111m23m: the four 1m make 111m + 123m (ready); a kong would leave 23m dangling.
+    state = GameState.from_setup(
+        hands=["1111m23m456m78m55z9s", "1112345678999p", FILLER_2, FILLER_3], wall="5z"
+    )
+    assert "concealed_kong" in kinds(state, 0)
+    assert bot.choose(state, 0).kind == "discard"
+
+
+def test_every_choice_is_legal_through_a_whole_hand():
+    state = GameState.new(seed="ab" * 32)
+    bots = [get_bot("normal") for _ in range(4)]
+    while state.phase != "ended":
+        seat = state.pending_seats()[0]
+        action = bots[seat].choose(state, seat)
+        assert action in state.legal_actions(seat)
+        state.apply(action)
+    assert sum(state.result.payments) == 0
