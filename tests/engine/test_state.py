@@ -630,3 +630,42 @@ def test_a_win_after_a_claim_is_not_in_the_first_go_round():
     for seat in state.pending_seats():
         state.apply(a(f"{seat}:pass"))
     assert state.result.winners[0].pattern != "dihu"
+
+
+def test_three_claims_from_one_discarder_make_partners_and_the_partner_pays_double():
+    """承包: seat 2 pongs three of seat 0's discards, then wins on seat 0's 7m."""
+    state = GameState.from_setup(
+        hands=["1z2z3z7m2468m2468p13s", "139m13579p13579s", "11z22z33z555m7m9p9s1s", "2223334445556p"],
+        wall="4z5z6z7z4z5z",
+    )
+    script = [
+        "0:discard:1z", "2:pong:1z", "2:discard:9p", "3:discard:4z",
+        "0:discard:2z", "2:pong:2z", "2:discard:9s", "3:discard:6z",
+        "0:discard:3z", "2:pong:3z", "2:discard:1s", "3:discard:4z",
+        "0:discard:7m", "2:win:7m",
+    ]  # fmt: skip
+    for step in script:
+        state.apply(a(step))
+    assert state.feeds[2][0] == 3
+    winner = state.result.winners[0]
+    assert (winner.seat, winner.pattern) == (2, "hunpeng")
+    assert state.result.payments == (-2 * winner.value, 0, 2 * winner.value, 0)
+
+
+def test_when_another_ready_player_deals_in_the_partner_shares_the_payment():
+    """承包: the same partners, but seat 3 (ready: 2223334445556p waits) deals in the 7m."""
+    state = GameState.from_setup(
+        hands=["1z2z3z7m2468m2468p13s", "139m13579p13579s", "11z22z33z555m7m9p9s1s", "2223334445556p"],
+        wall="4z5z6z7z4z5z7z6z7m",
+    )
+    script = [
+        "0:discard:1z", "2:pong:1z", "2:discard:9p", "3:discard:4z",
+        "0:discard:2z", "2:pong:2z", "2:discard:9s", "3:discard:6z",
+        "0:discard:3z", "2:pong:3z", "2:discard:1s", "3:discard:4z",
+        "0:discard:5z", "1:discard:7z", "2:discard:6z", "3:discard:7m", "2:win:7m", "0:pass",
+    ]  # fmt: skip
+    for step in script:
+        state.apply(a(step))
+    value = state.result.winners[0].value
+    assert state.winning_tiles(3)  # seat 3 was ready after its discard
+    assert state.result.payments == (-value, 0, 2 * value, -value)
