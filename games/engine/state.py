@@ -190,7 +190,7 @@ class GameState:
         self.seed = seed
         self.dice = dice
         self.wall_tiles = tuple(wall_tiles)
-        self.commitment = commitment(seed, list(wall_tiles))
+        self._commitment: str | None = None
         self._wall = Wall(list(wall_tiles))
         self.counts = [[0] * N_KINDS for _ in range(4)]
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
@@ -255,6 +255,13 @@ class GameState:
                 self._last_in[seat] = held[seat][-1]
 
     # ------------------------------------------------------------------ public reads
+
+    @property
+    def commitment(self) -> str:
+        """sha256(seed + ":" + wall notation): public from the start (computed on first use)."""
+        if self._commitment is None:
+            self._commitment = commitment(self.seed, list(self.wall_tiles))
+        return self._commitment
 
     @property
     def hands(self) -> list[list[int]]:
