@@ -104,7 +104,9 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py 8 defaults socket_timeout to 5 s, which cuts channels_redis's blocking read
+                # and closes every socket idle for 5 s: restore "no client-side read timeout".
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
                 "capacity": 1000,
                 "expiry": 30,
                 # Several sites (or test runs) can share one Redis without hearing each other.
