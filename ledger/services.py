@@ -15,7 +15,7 @@ from django.db.models import Sum
 
 from games.services.errors import ServiceError
 
-from .models import ZERO, Account, Journal, LedgerEntry, Penalty
+from .models import ZERO, Account, Ban, Journal, LedgerEntry, Penalty
 
 CENT = Decimal("0.01")
 HOUSE_SHARE = Decimal("0.25")  # of a penalty; the rest goes to the other three seats in equal parts
@@ -194,3 +194,10 @@ def reverse_penalty(*, penalty: Penalty, reason: str, by=None) -> Journal:
             memo=reason[:200],
             created_by=by,
         )
+
+
+# --- bans ----------------------------------------------------------------------------------------
+
+
+def is_banned(user) -> bool:
+    return user is not None and Ban.objects.filter(user_id=user.pk, lifted__isnull=True).exists()

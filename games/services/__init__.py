@@ -1,21 +1,35 @@
 """Every change of game state goes through these verbs (DESIGN.md §3)."""
 
+from .autoplay import table_cancel_autoplay
 from .errors import MESSAGES, ServiceError
+from .moderation import ban_player, room_close, table_close, unban_player
 from .play import clock_tick, current_hand, load_state, table_act, table_next_hand, table_start
+from .presence import seat_connected, seat_disconnected
+from .stakes import table_accept_stake, table_refuse_stake, table_set_stake
 from .tables import table_create, table_fill_bots, table_remove_bot, table_sit, table_stand
 
 __all__ = [
     "MESSAGES",
     "ServiceError",
+    "ban_player",
     "clock_tick",
     "current_hand",
     "load_state",
+    "room_close",
+    "seat_connected",
+    "seat_disconnected",
+    "table_accept_stake",
+    "table_cancel_autoplay",
+    "table_close",
     "table_act",
     "table_create",
     "table_fill_bots",
     "table_next_hand",
+    "table_refuse_stake",
     "table_remove_bot",
+    "table_set_stake",
     "table_sit",
     "table_stand",
     "table_start",
+    "unban_player",
 ]

@@ -22,13 +22,18 @@ from games.engine.state import GameState
 from games.models import Action, Hand, Match, Seat, Table
 from history.services import record_finished_hand
 
+from .autoplay import bot_level_of, note_own_move, note_timeout, plays_itself
 from .broadcast import on_commit_table_changed
 from .errors import ServiceError
 from .locking import locked_table, require_user, user_seat
+from .presence import expire_grace, grace_deadlines, mark_away_seats
+from .readiness import clear_check, expire_ready_checks, press_start
+from .settlement import after_hand
+from .stakes import require_agreed
 
 log = logging.getLogger(__name__)
 
-STAKE = 1  # the table stake k arrives with the platform rules (issue 4)
+DEFAULT_STAKE = 1  # k when a table never had one set (rules §10: the owner sets it)
 MAX_CLOCK_STEPS = 400  # bot moves one tick may play when the think delay is 0 (a hand is ~150 actions)
 
 
@@ -98,11 +103,12 @@ def _reschedule(table: Table, state: GameState) -> None:
     seats = _seats(table)
     pending = list(state.pending_seats())
     candidates = []
-    if any(seats[s].is_bot for s in pending):
+    if any(plays_itself(seats[s]) for s in pending):
         delay = timedelta(seconds=float(table.room.bot_delay))
         candidates.append((table.changed or timezone.now()) + delay)
-    if any(not seats[s].is_bot for s in pending) and table.turn_deadline is not None:
+    if any(not plays_itself(seats[s]) for s in pending) and table.turn_deadline is not None:
         candidates.append(table.turn_deadline)
+    candidates += grace_deadlines(table)
     table.deadline = min(candidates) if candidates else timezone.now()
 
 
@@ -137,6 +143,7 @@ def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: dateti
     table.scores = [int(a) + int(b) for a, b in zip(table.scores, result.payments, strict=True)]
     table.dealer = result.dealer_next
     table.huangfan = result.huangfan_next
+    after_hand(table, hand, now)
 
 
 def _save_hand_state(table: Table, state: GameState) -> None:
@@ -159,7 +166,8 @@ def _save_hand_state(table: Table, state: GameState) -> None:
 
 def _deal(table: Table, match: Match, number: int, now: datetime) -> GameState:
     rules = rules_for(table.room)
-    state = GameState.new(rules=rules, dealer=table.dealer, huangfan=table.huangfan, stake=STAKE)
+    stake = table.stake or DEFAULT_STAKE
+    state = GameState.new(rules=rules, dealer=table.dealer, huangfan=table.huangfan, stake=stake)
     Hand.objects.create(
         match=match,
         number=number,
@@ -167,9 +175,10 @@ def _deal(table: Table, match: Match, number: int, now: datetime) -> GameState:
         rules=rules.to_json(),
         dealer=table.dealer,
         huangfan=table.huangfan,
-        stake=STAKE,
+        stake=stake,
     )
     table.version += 1
+    mark_away_seats(table, now)
     _mark_changed(table, state, now, previous_phase=None)
     return state
 
@@ -178,7 +187,11 @@ def _deal(table: Table, match: Match, number: int, now: datetime) -> GameState:
 
 
 def table_start(*, table_id: int, user) -> Table:
-    """Start a match at a waiting table whose four seats are taken; deals the first hand."""
+    """Press Start at a waiting table whose four seats are taken (rules §10 ready check).
+
+    The first press opens the ready check; the press that makes every seated person ready starts the
+    match and deals the first hand. The person must have accepted the table's stake.
+    """
     require_user(user)
     with transaction.atomic():
         table = locked_table(table_id)
@@ -189,6 +202,14 @@ def table_start(*, table_id: int, user) -> Table:
         seats = list(table.seats.all())
         if any(seat.is_empty for seat in seats):
             raise ServiceError("seats_not_filled")
+        seat = user_seat(table, user)
+        require_agreed(table, seat)
+        if not press_start(table, seat, timezone.now()):  # the others now have the ready timeout
+            table.version += 1
+            table.save(update_fields=["version", "deadline"])
+            on_commit_table_changed(table.pk, table.version, lobby=True)
+            return table
+        clear_check(table)
         match = Match.objects.create(table=table, players=[seat.user_id for seat in seats])
         table.status = Table.Status.PLAYING
         table.dealer = secrets.randbelow(4)  # rules §3: the first dealer is random
@@ -247,6 +268,7 @@ def table_act(*, table_id: int, user, action, version) -> Table:
         previous_phase = state.phase
         now = timezone.now()
         _apply(table, hand, state, parsed, by_clock=False)
+        note_own_move(seat)
         _mark_changed(table, state, now, previous_phase)
         _finish_hand_if_over(table, hand, state, now)
         _save_hand_state(table, state)
@@ -268,7 +290,7 @@ def clock_tick(*, now: datetime | None = None, limit: int = 100) -> int:
         .order_by("deadline")
         .values_list("pk", flat=True)[:limit]
     )
-    return sum(_tick_table(table_id, now) for table_id in list(due))
+    return sum(_tick_table(table_id, now) for table_id in list(due)) + expire_ready_checks(now=now, limit=limit)
 
 
 def _bot_move(level: str, state: GameState, seat: int) -> EngineAction:
@@ -298,6 +320,10 @@ def _tick_table(table_id: int, now: datetime) -> int:
             table.save(update_fields=["deadline"])
             return 0
         hand = current_hand(table)
+        if expire_grace(table, now):
+            table.version += 1
+            table.save(update_fields=["version", "huangfan"])
+            on_commit_table_changed(table.pk, table.version)
         seats = _seats(table)
         applied = 0
         for _ in range(MAX_CLOCK_STEPS):
@@ -310,10 +336,11 @@ def _tick_table(table_id: int, now: datetime) -> int:
                 if state.phase != phase or seat_index not in state.pending_seats():
                     break
                 seat = seats[seat_index]
-                if seat.is_bot and bot_due:
-                    move = _bot_move(seat.bot_level, state, seat_index)
-                elif not seat.is_bot and human_due:
+                if plays_itself(seat) and bot_due:
+                    move = _bot_move(bot_level_of(seat), state, seat_index)
+                elif not plays_itself(seat) and human_due:
                     move = state.timeout_action(seat_index)
+                    note_timeout(seat)
                 else:
                     continue
                 _apply(table, hand, state, move, by_clock=True)

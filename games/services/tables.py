@@ -11,10 +11,15 @@ from django.utils import timezone
 
 from games.engine.bots import levels as bot_levels
 from games.models import Room, Seat, Table
+from ledger.models import Penalty
+from ledger.services import is_banned
 
 from .broadcast import on_commit_table_changed
 from .errors import ServiceError
 from .locking import locked_table, require_user, user_seat
+from .presence import hand_in_progress, penalise
+from .readiness import remove_from_waiting_table
+from .settlement import vacate
 
 
 def _bump(table: Table, *fields: str) -> None:
@@ -32,6 +37,8 @@ def table_create(*, room_id: int, user) -> Table:
             raise ServiceError("no_such_room")
         if not room.is_open:
             raise ServiceError("room_closed")
+        if is_banned(user):
+            raise ServiceError("banned")
         table = Table.objects.create(room=room, owner=user, version=1)
         Seat.objects.bulk_create(
             [Seat(table=table, index=i, user=user if i == 0 else None) for i in range(4)]
@@ -49,6 +56,8 @@ def table_sit(*, table_id: int, user, seat: int | None = None) -> Seat:
             raise ServiceError("table_not_waiting")
         if user_seat(table, user) is not None:
             raise ServiceError("already_seated")
+        if is_banned(user):
+            raise ServiceError("banned")
         seats = list(table.seats.all())
         if seat is None:
             target = next((s for s in seats if s.is_empty), None)
@@ -71,27 +80,23 @@ def table_sit(*, table_id: int, user, seat: int | None = None) -> Seat:
 
 
 def table_stand(*, table_id: int, user) -> None:
-    """Leave the table. During a hand the seat is handed to a bot (auto-play) and 荒番 resets."""
+    """Leave the table. During a hand the leaver is penalised, a bot takes the seat and 荒番 resets;
+    at a waiting table an owner's leaving clears the stake for the next owner to set."""
     require_user(user)
     with transaction.atomic():
         table = locked_table(table_id)
         seat = user_seat(table, user)
         if seat is None:
             raise ServiceError("not_seated")
-        fields = []
-        seat.user = None
         if table.status == Table.Status.PLAYING:
-            seat.is_bot = True
-            seat.bot_level = table.room.bot_level
-            table.huangfan = 0
+            hand = hand_in_progress(table)
+            if hand is not None:  # 逃跑: penalised at once (rules §10)
+                penalise(table, seat, hand, Penalty.Kind.LEAVE)
+            fields = vacate(table, seat)
             table.deadline = timezone.now()  # the bot may be the seat the clock is waiting for
-            fields += ["huangfan", "deadline"]
-        seat.connected = False
-        seat.save(update_fields=["user", "is_bot", "bot_level", "connected"])
-        if table.owner_id == user.pk:
-            heir = table.seats.filter(user__isnull=False).order_by("index").first()
-            table.owner = heir.user if heir else None
-            fields.append("owner")
+            fields.append("deadline")
+        else:
+            fields = remove_from_waiting_table(table, seat)
         _bump(table, *fields)
 
 

@@ -38,6 +38,17 @@ def play_until_ended(table: Table, humans: dict[int, object], *, max_steps: int 
     raise AssertionError("the hand did not end")
 
 
+def start_match(table_id: int) -> None:
+    """Everyone seated agrees to the stake and presses Start, the owner first (rules §10)."""
+    table = Table.objects.get(pk=table_id)
+    people = [s.user for s in table.seats.select_related("user").order_by("index") if s.user_id]
+    people.sort(key=lambda user: user.pk != table.owner_id)
+    for user in people:
+        if user.pk != table.owner_id:
+            services.table_accept_stake(table_id=table_id, user=user)
+        services.table_start(table_id=table_id, user=user)
+
+
 def replay_hand(hand: Hand) -> GameState:
     actions = [EngineAction.parse(a) for a in hand.actions.order_by("seq").values_list("action", flat=True)]
     return GameState.replay(

@@ -13,6 +13,7 @@ from games import services
 from games.engine.state import GameState
 from games.models import Room, Table
 
+from .helpers import start_match
 from .wsclient import Reader, connect, frame_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,7 +29,7 @@ def setup_table(humans: int = 1):
     for user in users[1:]:
         services.table_sit(table_id=table.pk, user=user)
     services.table_fill_bots(table_id=table.pk, user=users[0])
-    services.table_start(table_id=table.pk, user=users[0])
+    start_match(table.pk)
     return table.pk, users
 
 

@@ -23,6 +23,7 @@ from games.engine.state import GameState
 from games.engine.tiles import code_to_str
 from games.models import Hand, Room, Table
 
+from .helpers import start_match
 from .wsclient import Reader, connect, frame_version, tiles_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -59,7 +60,8 @@ def step(table_id: int, humans: dict[int, object]) -> tuple[str, int, dict | Non
 
 @database_sync_to_async
 def start(table_id, user):
-    services.table_start(table_id=table_id, user=user)
+    assert Table.objects.get(pk=table_id).owner_id == user.pk
+    start_match(table_id)
 
 
 @database_sync_to_async

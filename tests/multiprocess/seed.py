@@ -70,12 +70,18 @@ def start(*, table_ids: list[int], owner_ids: list[int], all_bots: bool = False)
     """Start each table's match; with `all_bots` the owner then stands up so a bot plays the seat."""
     from django.contrib.auth import get_user_model
 
-    from games.services import table_stand, table_start
+    from games.models import Table
+    from games.services import table_accept_stake, table_stand, table_start
 
     user_model = get_user_model()
     for table_id, owner_id in zip(table_ids, owner_ids, strict=True):
         owner = user_model.objects.get(pk=owner_id)
-        table_start(table_id=table_id, user=owner)
+        table = Table.objects.get(pk=table_id)
+        others = [s.user for s in table.seats.select_related("user") if s.user_id and s.user_id != owner_id]
+        table_start(table_id=table_id, user=owner)  # rules §10: then everyone else agrees and presses Start
+        for user in others:
+            table_accept_stake(table_id=table_id, user=user)
+            table_start(table_id=table_id, user=user)
         if all_bots:
             table_stand(table_id=table_id, user=owner)
     return {"started": len(table_ids)}

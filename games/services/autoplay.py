@@ -1,0 +1,73 @@
+"""托管 (auto-play): a bot plays a person's seat.
+
+A seat goes into auto-play after two consecutive timeouts (its person presses "cancel 托管" to take it
+back) or when its disconnected person's grace period runs out (it ends when they return, see
+`presence`). The clock plays such a seat exactly like a bot seat.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from games.engine.bots import levels
+from games.models import Seat, Table
+
+from .broadcast import on_commit_table_changed
+from .errors import ServiceError
+from .locking import locked_table, require_user, user_seat
+
+TIMEOUTS_BEFORE_AUTOPLAY = 2
+TIMEOUTS = "timeouts"
+
+
+def autoplay_level() -> str:
+    """The bots issue's `normal` bot when it is there, else the simple bot."""
+    return "normal" if "normal" in levels() else "easy"
+
+
+def plays_itself(seat: Seat) -> bool:
+    """The clock moves this seat after the bot delay (a bot, or a person in 托管)."""
+    return seat.is_bot or seat.autoplay
+
+
+def bot_level_of(seat: Seat) -> str:
+    return seat.bot_level if seat.is_bot else autoplay_level()
+
+
+def note_timeout(seat: Seat) -> None:
+    """A person's prompt timed out; the second in a row hands the seat to the bot."""
+    seat.timeouts += 1
+    fields = ["timeouts"]
+    if seat.timeouts >= TIMEOUTS_BEFORE_AUTOPLAY and not seat.autoplay:
+        seat.autoplay = True
+        seat.autoplay_reason = TIMEOUTS
+        fields += ["autoplay", "autoplay_reason"]
+    seat.save(update_fields=fields)
+
+
+def note_own_move(seat: Seat) -> None:
+    """The person moved: the timeouts are no longer consecutive."""
+    if seat.timeouts:
+        seat.timeouts = 0
+        seat.save(update_fields=["timeouts"])
+
+
+def table_cancel_autoplay(*, table_id: int, user) -> Table:
+    """ "取消托管": the person takes their seat back from the bot."""
+    require_user(user)
+    with transaction.atomic():
+        table = locked_table(table_id)
+        seat = user_seat(table, user)
+        if seat is None:
+            raise ServiceError("not_seated")
+        if not seat.autoplay:
+            raise ServiceError("not_in_autoplay")
+        seat.autoplay = False
+        seat.autoplay_reason = ""
+        seat.timeouts = 0
+        seat.away_since = None
+        seat.save(update_fields=["autoplay", "autoplay_reason", "timeouts", "away_since"])
+        table.version += 1
+        table.save(update_fields=["version"])
+        on_commit_table_changed(table.pk, table.version)
+    return table

@@ -1,0 +1,132 @@
+"""Leaving and losing the connection during a hand (rules §10, 逃跑 / 掉线).
+
+A person who stands up during a hand is penalised at once. A person whose connection drops gets the
+room's `grace_period`: coming back within it costs nothing; past it the clock charges the penalty
+(1 × 底分 × k: 25 % to each other seat, 25 % to the house, see `ledger.services.issue_penalty`), puts
+the seat into auto-play (托管) until the person returns, and resets 荒番. The grace deadline is one
+more candidate for the Table's `deadline` row, so the same clock enforces it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Hand, Seat, Table
+from ledger.models import Penalty
+from ledger.services import issue_penalty
+
+from .broadcast import on_commit_table_changed
+from .locking import locked_table
+from .settlement import seat_users
+
+AWAY = "away"
+
+
+def hand_in_progress(table: Table) -> Hand | None:
+    """The current hand while it is being played, else None."""
+    if table.status != Table.Status.PLAYING or not table.state or table.state.get("phase") == "ended":
+        return None
+    return Hand.objects.filter(match__table=table, result__isnull=True).order_by("-id").first()
+
+
+def penalise(table: Table, seat: Seat, hand: Hand, kind: str) -> Penalty:
+    words = {
+        Penalty.Kind.LEAVE: "逃跑 left during the hand",
+        Penalty.Kind.DISCONNECT: "掉线 did not return in time",
+    }
+    return issue_penalty(
+        hand=hand, seat=seat.index, kind=kind, reason=words[kind], seat_users=seat_users(table)
+    )
+
+
+def grace_deadlines(table: Table) -> list[datetime]:
+    """When each away seat's grace period ends (for the clock's next look at the table)."""
+    grace = timedelta(seconds=table.room.grace_period)
+    return [
+        seat.away_since + grace
+        for seat in table.seats.all()
+        if seat.user_id and seat.away_since is not None and not seat.connected
+    ]
+
+
+def expire_grace(table: Table, now: datetime) -> bool:
+    """Penalise every seat whose grace period is over and put it in 托管; True if any was.
+
+    Runs inside the clock's transaction with the table locked; the caller saves the table.
+    """
+    hand = hand_in_progress(table)
+    if hand is None:
+        return False
+    grace = timedelta(seconds=table.room.grace_period)
+    expired = [
+        seat
+        for seat in table.seats.filter(user__isnull=False, connected=False, away_since__isnull=False)
+        if seat.away_since + grace <= now
+    ]
+    for seat in expired:
+        penalise(table, seat, hand, Penalty.Kind.DISCONNECT)
+        seat.away_since = None
+        seat.autoplay = True
+        seat.autoplay_reason = AWAY
+        seat.save(update_fields=["away_since", "autoplay", "autoplay_reason"])
+    if expired:
+        table.huangfan = 0
+    return bool(expired)
+
+
+def mark_away_seats(table: Table, now: datetime) -> None:
+    """A new hand starts: a person who is not connected starts their grace period now."""
+    table.seats.filter(user__isnull=False, connected=False).exclude(autoplay_reason=AWAY).update(
+        away_since=now
+    )
+
+
+def seat_disconnected(*, table_id: int, user, now: datetime | None = None) -> None:
+    """The person's socket closed: start the grace period if a hand is being played.
+
+    Presence alone is not game state (no version bump); the grace deadline joins the Table's deadline.
+    """
+    if user is None or not getattr(user, "is_authenticated", False):
+        return
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = locked_table(table_id)
+        seat = table.seats.filter(user_id=user.pk).first()
+        if seat is None:
+            return
+        seat.connected = False
+        fields = ["connected"]
+        if hand_in_progress(table) is not None and seat.away_since is None and seat.autoplay_reason != AWAY:
+            seat.away_since = now
+            fields.append("away_since")
+            due = now + timedelta(seconds=table.room.grace_period)
+            if table.deadline is None or due < table.deadline:
+                table.deadline = due
+                table.save(update_fields=["deadline"])
+        seat.save(update_fields=fields)
+
+
+def seat_connected(*, table_id: int, user) -> None:
+    """The person is back: the grace period ends, and auto-play started by their absence stops."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return
+    with transaction.atomic():
+        table = locked_table(table_id)
+        seat = table.seats.filter(user_id=user.pk).first()
+        if seat is None:
+            return
+        seat.connected = True
+        seat.away_since = None
+        fields = ["connected", "away_since"]
+        if seat.autoplay_reason == AWAY:
+            seat.autoplay = False
+            seat.autoplay_reason = ""
+            seat.timeouts = 0
+            fields += ["autoplay", "autoplay_reason", "timeouts"]
+            table.version += 1
+            table.save(update_fields=["version"])
+            on_commit_table_changed(table.pk, table.version)
+        seat.save(update_fields=fields)

@@ -1,0 +1,71 @@
+"""What happens when a hand ends, beyond the engine: the ledger, banned players, closing tables.
+
+`after_hand` runs inside the transaction that ends the hand (called from `play._finish_hand_if_over`),
+so the hand's ledger entries commit or roll back together with its result.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from games.models import Hand, Seat, Table
+from ledger.services import post_hand_settlement
+
+
+def seat_users(table: Table) -> list:
+    """Who answers for each seat's money now: its person (also in 托管), or None for a bot."""
+    seats = sorted(table.seats.select_related("user"), key=lambda s: s.index)
+    return [seat.user if seat.user_id else None for seat in seats]
+
+
+def vacate(table: Table, seat: Seat) -> list[str]:
+    """Take the person off a seat of a playing table: a bot takes over, 荒番 resets, the owner passes on.
+
+    Returns the Table fields changed (the caller saves them).
+    """
+    user_id = seat.user_id
+    seat.user = None
+    seat.is_bot = True
+    seat.bot_level = table.room.bot_level
+    reset_seat_flags(seat)
+    seat.save()
+    table.huangfan = 0
+    fields = ["huangfan"]
+    if table.owner_id == user_id:
+        heir = table.seats.filter(user__isnull=False).order_by("index").first()
+        table.owner = heir.user if heir else None
+        fields.append("owner")
+    return fields
+
+
+def reset_seat_flags(seat: Seat) -> None:
+    seat.connected = False
+    seat.stake_accepted = False
+    seat.ready = False
+    seat.autoplay = False
+    seat.autoplay_reason = ""
+    seat.timeouts = 0
+    seat.away_since = None
+    seat.leave_after_hand = False
+
+
+def close_table(table: Table, now: datetime) -> None:
+    """Finish the table now (the caller saves it): its match ends and nothing is scheduled."""
+    table.status = Table.Status.FINISHED
+    table.deadline = None
+    table.turn_deadline = None
+    table.closing = False
+    table.matches.filter(ended__isnull=True).update(ended=now)
+
+
+def after_hand(table: Table, hand: Hand, now: datetime) -> None:
+    """Post the hand to the ledger, stand up seats marked to leave, and close a closing table."""
+    post_hand_settlement(hand=hand, seat_users=seat_users(table))
+    changed: set[str] = set()
+    for seat in table.seats.filter(leave_after_hand=True, user__isnull=False):
+        changed.update(vacate(table, seat))
+    if table.closing or not table.room.is_open:
+        close_table(table, now)
+        changed.update({"status", "deadline", "turn_deadline", "closing"})
+    if changed:
+        table.save(update_fields=sorted(changed))
