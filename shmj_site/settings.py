@@ -90,7 +90,9 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file-backed test database: daphne's live server runs in another process and must see it.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+    # One file per test run (several runs may share a checkout); DJANGO_TEST_DB pins the name.
+    _test_db = os.environ.get("DJANGO_TEST_DB") or str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")
+    DATABASES["default"]["TEST"] = {"NAME": _test_db}
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
     # Take the write lock when a transaction begins, so two read-then-write services (a player's action
     # and the clock) queue up instead of failing with "database is locked".
