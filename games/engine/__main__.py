@@ -65,7 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        # The reader went away (`... | head`): stop quietly, as command-line tools do.
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
