@@ -1,0 +1,207 @@
+"""Replaying a finished hand step by step for the replay page.
+
+A replay is a fold of the engine's `apply` over the action log (DESIGN.md §2): frame N is the state
+after the first N actions. Every hand is shown open — the hand is over and its seed revealed, so
+nothing is hidden any more — together with what each seat waiting to answer could do at that point
+(its legal actions: the claim options) and which action came next.
+
+`ReplaySource` is the hand as the engine needs it; it comes from a stored `Hand` (only once the hand
+has ended) or from an uploaded export that `games.engine.verify` accepted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.engine.actions import Action, RuleError
+from games.engine.rules import Rules
+from games.engine.state import GameState
+from games.engine.tiles import code_to_str, parse_tiles
+from games.engine.verify import HandExport, VerifyFailed, verify_export
+from games.names import ACTIONS, PATTERNS, PHASES, WIN_KINDS, WINDS, pair
+
+
+class NotReplayable(Exception):
+    """The hand cannot be replayed (it is still being played, or its record is broken)."""
+
+
+@dataclass(frozen=True)
+class ReplaySource:
+    export: HandExport
+    names: tuple[str, str, str, str] = ("座位 Seat 0", "座位 Seat 1", "座位 Seat 2", "座位 Seat 3")
+
+    @property
+    def total(self) -> int:
+        return len(self.export.actions)
+
+
+def source_from_hand(hand, actions: list[str], names=None) -> ReplaySource:
+    """The stored hand as an export; `NotReplayable` while it is unfinished."""
+    if hand.result is None or not hand.seed:
+        raise NotReplayable(
+            "这局还没有结束 This hand is still being played; it can be replayed once it ends."
+        )
+    try:
+        export = HandExport(
+            seed=hand.seed,
+            rules=Rules.from_json(hand.rules),
+            dealer=hand.dealer,
+            huangfan=hand.huangfan,
+            stake=hand.stake,
+            actions=tuple(Action.parse(a) for a in actions),
+            commitment=hand.commitment,
+            wall=hand.result["wall"],
+        )
+    except (ValueError, KeyError, TypeError) as exc:
+        raise NotReplayable(f"这局的记录无法读取 This hand's record cannot be read: {exc}") from None
+    return ReplaySource(export, tuple(names) if names else ReplaySource.names)
+
+
+def check(source: ReplaySource) -> str | None:
+    """None when the commitment, wall and full replay check out; otherwise what failed."""
+    try:
+        verify_export(source.export)
+    except VerifyFailed as exc:
+        return str(exc)
+    return None
+
+
+@dataclass
+class SeatFrame:
+    seat: int
+    name: str
+    wind_zh: str
+    is_dealer: bool
+    hand: list[str]
+    drawn: str | None
+    melds: list[dict]
+    flowers: list[str]
+    river: list[dict]
+    options: list[dict] = field(default_factory=list)  # {"text", "zh", "en", "tile", "taken"}
+    pending: bool = False
+    payment: int | None = None
+
+
+@dataclass
+class Frame:
+    step: int
+    total: int
+    phase_zh: str
+    phase_en: str
+    wall_remaining: int
+    last: dict | None  # the action that led here
+    next: dict | None  # the action taken from here
+    seats: list[SeatFrame]
+    result: dict | None  # the settlement, on the last frame
+
+    @property
+    def prev_step(self) -> int | None:
+        return self.step - 1 if self.step > 0 else None
+
+    @property
+    def next_step(self) -> int | None:
+        return self.step + 1 if self.step < self.total else None
+
+
+def describe(action: Action, names) -> dict:
+    zh, en = pair(ACTIONS, action.kind)
+    return {
+        "text": str(action),
+        "seat": action.seat,
+        "name": names[action.seat],
+        "zh": zh,
+        "en": en,
+        "tile": None if action.tile is None else code_to_str(action.tile),
+    }
+
+
+def clamp_step(raw, total: int) -> int:
+    """The step asked for in the URL, kept within 0..total (anything unreadable is 0)."""
+    try:
+        step = int(raw)
+    except (TypeError, ValueError):
+        return 0
+    return max(0, min(total, step))
+
+
+def _settlement(state: GameState, names) -> dict:
+    result = state.result
+    winners = []
+    for w in result.winners:
+        pzh, pen = pair(PATTERNS, w.pattern or "")
+        kzh, ken = pair(WIN_KINDS, w.win)
+        winners.append(
+            {
+                "seat": w.seat,
+                "name": names[w.seat],
+                "pattern_zh": pzh,
+                "pattern_en": pen,
+                "win_zh": kzh,
+                "win_en": ken,
+                "from_seat": w.from_seat,
+                "from_name": None if w.from_seat is None else names[w.from_seat],
+                "features": list(w.features),
+                "hua": w.hua,
+                "value": w.value,
+            }
+        )
+    return {"kind": result.kind, "winners": winners, "payments": list(result.payments)}
+
+
+def frame_at(source: ReplaySource, step: int) -> Frame:
+    """The state after `step` actions, every hand open, with the options of the seats to answer."""
+    export, names = source.export, source.names
+    step = max(0, min(source.total, step))
+    state = GameState.new(export.rules, export.dealer, export.huangfan, export.stake, export.seed)
+    try:
+        for action in export.actions[:step]:
+            state.apply(action)
+    except RuleError as exc:
+        raise NotReplayable(f"这局的记录无法重放 This hand's log does not replay: {exc.message}") from None
+    view = state.view(None)
+    following = export.actions[step] if step < source.total else None
+    pending = set(state.pending_seats()) if state.phase != "ended" else set()
+    seats = []
+    for info, concealed in zip(view["seats"], state.hands, strict=True):
+        s = info["seat"]
+        drawn = state.drawn_tile if state.phase == "turn" and s == state.current_seat else None
+        tiles = list(concealed)
+        if drawn is not None and drawn in tiles:
+            tiles.remove(drawn)
+        options = []
+        if s in pending:
+            for option in state.legal_actions(s):
+                entry = describe(option, names)
+                entry["taken"] = following == option
+                options.append(entry)
+        seats.append(
+            SeatFrame(
+                seat=s,
+                name=names[s],
+                wind_zh=pair(WINDS, info["wind"])[0],
+                is_dealer=s == export.dealer,
+                hand=[code_to_str(t) for t in tiles],
+                drawn=None if drawn is None else code_to_str(drawn),
+                melds=[
+                    {**m, "tile_list": [code_to_str(t) for t in parse_tiles(m["tiles"])]}
+                    for m in info["melds"]
+                ],
+                flowers=info["flowers"],
+                river=info["river"],
+                options=options,
+                pending=s in pending,
+                payment=state.result.payments[s] if state.phase == "ended" else None,
+            )
+        )
+    zh, en = pair(PHASES, state.phase)
+    return Frame(
+        step=step,
+        total=source.total,
+        phase_zh=zh,
+        phase_en=en,
+        wall_remaining=state.wall_remaining,
+        last=describe(export.actions[step - 1], names) if step else None,
+        next=describe(following, names) if following is not None else None,
+        seats=seats,
+        result=_settlement(state, names) if state.phase == "ended" else None,
+    )

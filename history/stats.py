@@ -1,0 +1,166 @@
+"""A player's statistics, derived from the stored hand records (and the ledger, for money).
+
+One pass over the player's `HandRecord` rows (narrow, indexed by player) gives the counts, the
+streaks, the pattern and feature distributions and the running balance of hand payments; the
+ledger adds what money moved outside hands (penalties and their reversals) to the balance. A fixed
+number of queries whatever the history length.
+
+Definitions: win rate = hands won / hands played; self-draw share = self-drawn wins (自摸, 杠开,
+八花齐) / wins; deal-in rate = hands in which the player's discard (or added kong) was won on / hands
+played; average gain = sum of hand payments / hands played (a Decimal, two places); the longest
+winning streak counts consecutive hands won, the longest losing streak consecutive hands with a
+negative payment.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.db.models import Q
+
+from games.names import FEATURES, PATTERNS, WIN_KINDS, pair
+
+from .models import HandRecord, Player, Rating, RatingChange
+
+CENT = Decimal("0.01")
+
+
+def ratio(part: int, whole: int) -> Decimal | None:
+    """part / whole as a percentage with one decimal place; None when there is nothing to divide."""
+    if not whole:
+        return None
+    return (Decimal(100 * part) / Decimal(whole)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+@dataclass
+class Distribution:
+    code: str
+    zh: str
+    en: str
+    count: int
+    share: Decimal | None
+
+
+@dataclass
+class PlayerStats:
+    player: Player
+    hands: int = 0
+    wins: int = 0
+    self_draws: int = 0
+    deal_ins: int = 0
+    draws: int = 0
+    total: int = 0
+    best_win_streak: int = 0
+    worst_loss_streak: int = 0
+    biggest_win: HandRecord | None = None
+    patterns: list[Distribution] = field(default_factory=list)
+    features: list[Distribution] = field(default_factory=list)
+    win_kinds: list[Distribution] = field(default_factory=list)
+    balance: list[int] = field(default_factory=list)  # running balance after each hand (and ledger extra)
+    ledger_extra: Decimal = Decimal("0.00")  # penalties etc. outside hand settlements
+    ledger_balance: Decimal | None = None  # the person's ledger account balance (None for bots)
+    rating: Rating | None = None
+    rating_history: list[float] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> Decimal | None:
+        return ratio(self.wins, self.hands)
+
+    @property
+    def self_draw_share(self) -> Decimal | None:
+        return ratio(self.self_draws, self.wins)
+
+    @property
+    def deal_in_rate(self) -> Decimal | None:
+        return ratio(self.deal_ins, self.hands)
+
+    @property
+    def average(self) -> Decimal | None:
+        if not self.hands:
+            return None
+        return (Decimal(self.total) / Decimal(self.hands)).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def _distribution(counter: Counter, names: dict, whole: int) -> list[Distribution]:
+    out = []
+    for code, count in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0])):
+        zh, en = pair(names, code)
+        out.append(Distribution(code, zh, en, count, ratio(count, whole)))
+    return out
+
+
+def ledger_extra(player: Player) -> Decimal:
+    """Money the ledger moved for this person outside hand settlements (penalties, reversals)."""
+    if player.user_id is None:
+        return Decimal("0.00")  # every bot shares one ledger account: nothing to attribute to a level
+    from django.db.models import Sum
+
+    from ledger.models import Journal, LedgerEntry
+
+    total = (
+        LedgerEntry.objects.filter(account__user_id=player.user_id)
+        .filter(~Q(journal__kind=Journal.Kind.HAND))
+        .aggregate(total=Sum("amount"))["total"]
+    )
+    return Decimal(total or 0).quantize(CENT)
+
+
+def player_stats(player: Player, room_id: int | None = None) -> PlayerStats:
+    stats = PlayerStats(player=player)
+    rows = HandRecord.objects.filter(player=player)
+    if room_id is not None:
+        rows = rows.filter(room_id=room_id)
+    patterns: Counter = Counter()
+    features: Counter = Counter()
+    kinds: Counter = Counter()
+    running = 0
+    win_run = loss_run = 0
+    best_id, best_payment = None, None
+    for rid, payment, won, self_drawn, dealt_in, drawn, pattern, feats, win_kind in rows.order_by(
+        "id"
+    ).values_list(
+        "id", "payment", "won", "self_drawn", "dealt_in", "drawn", "pattern", "features", "win_kind"
+    ):
+        stats.hands += 1
+        running += payment
+        stats.balance.append(running)
+        if drawn:
+            stats.draws += 1
+        if dealt_in:
+            stats.deal_ins += 1
+        if won:
+            stats.wins += 1
+            stats.self_draws += self_drawn
+            patterns[pattern] += 1
+            kinds[win_kind] += 1
+            features.update(feats or ())
+            if best_payment is None or payment > best_payment:
+                best_id, best_payment = rid, payment
+            win_run += 1
+            stats.best_win_streak = max(stats.best_win_streak, win_run)
+        else:
+            win_run = 0
+        if payment < 0:
+            loss_run += 1
+            stats.worst_loss_streak = max(stats.worst_loss_streak, loss_run)
+        else:
+            loss_run = 0
+    stats.total = running
+    stats.patterns = _distribution(patterns, PATTERNS, stats.wins)
+    stats.features = _distribution(features, FEATURES, stats.wins)
+    stats.win_kinds = _distribution(kinds, WIN_KINDS, stats.wins)
+    if best_id is not None:
+        stats.biggest_win = HandRecord.objects.select_related("hand", "room").get(pk=best_id)
+    if room_id is None and player.user_id is not None:
+        from ledger.services import balance_of
+
+        stats.ledger_extra = ledger_extra(player)
+        stats.ledger_balance = balance_of(player.user)
+    stats.rating = Rating.objects.filter(player=player, room_id=room_id).first()
+    if stats.rating is not None:
+        stats.rating_history = list(
+            RatingChange.objects.filter(rating=stats.rating).order_by("id").values_list("ordinal", flat=True)
+        )
+    return stats

@@ -1,0 +1,290 @@
+"""History pages: matches, a match's hands, replays (stored, exported, imported), statistics, leaderboards.
+
+Thin views over `history.stats` / `history.replay`; every page issues a fixed number of queries
+whatever the length of the history (lists are paginated, names come in with `select_related`).
+Finished hands are public: their seed is revealed and every hand is shown, so replays and their
+exports need no login and can be shared by URL (spectators included). An unfinished hand is never
+replayed or exported.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Count, Max, Min, Sum
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from games.engine.verify import ExportError, VerifyFailed, loads_export, parse_export, verify_export
+from games.models import Hand, Match, Room
+from games.names import PATTERNS, pair
+
+from . import charts
+from .forms import ImportForm
+from .models import HandRecord, Player, Rating
+from .replay import NotReplayable, ReplaySource, check, clamp_step, frame_at, source_from_hand
+from .stats import player_stats
+
+MATCHES_PER_PAGE = 20
+HANDS_PER_PAGE = 50
+LEADERS_PER_PAGE = 50
+SESSION_IMPORT = "history_import"
+
+
+def min_hands() -> int:
+    """Hands a player needs to appear on a leaderboard (settings.HISTORY_LEADERBOARD_MIN_HANDS)."""
+    return int(getattr(settings, "HISTORY_LEADERBOARD_MIN_HANDS", 10))
+
+
+def _players():
+    return Player.objects.select_related("user__profile")
+
+
+def _player(key: str) -> Player:
+    return get_object_or_404(_players(), key=key)
+
+
+def _own_player(request) -> Player | None:
+    return _players().filter(user=request.user).first()
+
+
+# --- matches -------------------------------------------------------------------------------------
+
+
+@login_required
+def my_matches(request):
+    player = _own_player(request)
+    if player is None:
+        return render(request, "history/matches.html", {"player": None, "page": None, "own": True})
+    return _matches(request, player, own=True)
+
+
+def player_matches(request, key: str):
+    return _matches(request, _player(key), own=request.user.is_authenticated and _is_me(request, key))
+
+
+def _is_me(request, key: str) -> bool:
+    return key == f"u{request.user.pk}"
+
+
+def _matches(request, player: Player, *, own: bool):
+    grouped = (
+        HandRecord.objects.filter(player=player)
+        .values("match")
+        .annotate(
+            hands=Count("id"), total=Sum("payment"), first=Min("ended"), last=Max("ended"), room=Max("room")
+        )
+        .order_by("-match")
+    )
+    page = Paginator(grouped, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    rows = list(page.object_list)
+    match_ids = [r["match"] for r in rows]
+    rooms = Room.objects.in_bulk({r["room"] for r in rows})
+    others: dict[int, list[int]] = {}
+    for match_id, player_id in (
+        HandRecord.objects.filter(match_id__in=match_ids)
+        .exclude(player=player)
+        .values_list("match", "player")
+        .distinct()
+        .order_by("match", "player")
+    ):
+        others.setdefault(match_id, []).append(player_id)
+    people = _players().in_bulk({pid for ids in others.values() for pid in ids})
+    for r in rows:
+        r["room"] = rooms.get(r["room"])
+        r["others"] = [people[pid] for pid in others.get(r["match"], [])]
+    return render(request, "history/matches.html", {"player": player, "page": page, "rows": rows, "own": own})
+
+
+def match_detail(request, match_id: int):
+    match = get_object_or_404(Match.objects.select_related("table__room"), pk=match_id)
+    hands = Paginator(match.hands.order_by("number"), HANDS_PER_PAGE).get_page(request.GET.get("page"))
+    hand_list = list(hands.object_list)
+    names: dict[tuple[int, int], Player] = {}
+    for record in HandRecord.objects.filter(hand__in=hand_list).select_related("player__user__profile"):
+        names[(record.hand_id, record.seat)] = record.player
+    rows = []
+    for hand in hand_list:
+        seats = [names.get((hand.pk, s)) for s in range(4)]
+        result = hand.result
+        winners = []
+        if result:
+            for w in result.get("winners", []):
+                winners.append(
+                    {
+                        "seat": w["seat"],
+                        "player": seats[w["seat"]],
+                        "pattern": pair(PATTERNS, w.get("pattern") or ""),
+                        "value": w.get("value"),
+                    }
+                )
+        rows.append(
+            {
+                "hand": hand,
+                "seats": seats,
+                "dealer": seats[hand.dealer],
+                "winners": winners,
+                "payments": list(zip(seats, result["payments"], strict=True)) if result else None,
+            }
+        )
+    return render(request, "history/match.html", {"match": match, "page": hands, "rows": rows})
+
+
+# --- replays -------------------------------------------------------------------------------------
+
+
+def _stored_source(hand_id: int) -> tuple[Hand, ReplaySource]:
+    hand = get_object_or_404(Hand.objects.select_related("match__table__room"), pk=hand_id)
+    if hand.result is None:
+        return hand, None
+    actions = list(hand.actions.order_by("seq").values_list("action", flat=True))
+    players = {
+        r.seat: r.player for r in HandRecord.objects.filter(hand=hand).select_related("player__user__profile")
+    }
+    names = [players[s].name if s in players else f"座位 Seat {s}" for s in range(4)]
+    return hand, source_from_hand(hand, actions, names)
+
+
+def _unfinished(request, hand, message: str):
+    return render(request, "history/unfinished.html", {"hand": hand, "message": message}, status=409)
+
+
+def _replay_page(request, source: ReplaySource, ctx: dict):
+    step = clamp_step(request.GET.get("step", 0), source.total)
+    frame = frame_at(source, step)
+    ctx.update(frame=frame, source=source, export=source.export)
+    if getattr(request, "htmx", False):
+        return render(request, "history/replay.html#board", ctx)
+    ctx["server_check"] = check(source)
+    return render(request, "history/replay.html", ctx)
+
+
+def replay(request, hand_id: int):
+    try:
+        hand, source = _stored_source(hand_id)
+        if source is None:
+            return _unfinished(
+                request,
+                hand,
+                "这局还没有结束 This hand is still being played; it can be replayed once it ends.",
+            )
+        return _replay_page(
+            request, source, {"hand": hand, "base_url": reverse("history:replay", args=[hand.pk])}
+        )
+    except NotReplayable as exc:
+        return _unfinished(request, None, str(exc))
+
+
+def export_hand(request, hand_id: int):
+    try:
+        hand, source = _stored_source(hand_id)
+    except NotReplayable as exc:
+        return JsonResponse({"error": str(exc)}, status=409)
+    if source is None:
+        return JsonResponse({"error": "the hand is still being played"}, status=409)
+    response = JsonResponse(source.export.to_json(), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="hand-{hand.pk}.json"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def import_hand(request):
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            export = loads_export(form.cleaned_data["file"].read(form.max_bytes + 1))
+            verify_export(export)
+        except ExportError as exc:
+            form.add_error("file", f"不是牌局导出文件 Not a hand export: {exc}")
+        except VerifyFailed as exc:
+            form.add_error("file", f"校验失败 The check failed: {exc}")
+        else:
+            request.session[SESSION_IMPORT] = json.dumps(export.to_json())
+            return redirect("history:imported")
+    return render(request, "history/import.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def imported(request):
+    raw = request.session.get(SESSION_IMPORT)
+    if not raw:
+        return redirect("history:import")
+    try:
+        export = parse_export(json.loads(raw))
+    except (ExportError, ValueError):
+        request.session.pop(SESSION_IMPORT, None)
+        return redirect("history:import")
+    source = ReplaySource(export)
+    return _replay_page(
+        request, source, {"hand": None, "imported": True, "base_url": reverse("history:imported")}
+    )
+
+
+# --- statistics and leaderboards -------------------------------------------------------------------
+
+
+def _room_filter(request) -> Room | None:
+    raw = request.GET.get("room", "")
+    if not raw:
+        return None
+    try:
+        return Room.objects.get(pk=int(raw))
+    except (ValueError, Room.DoesNotExist):
+        raise Http404("no such room") from None
+
+
+@login_required
+def my_stats(request):
+    player = _own_player(request)
+    if player is None:
+        return render(
+            request, "history/stats.html", {"player": None, "own": True, "rooms": Room.objects.all()}
+        )
+    return redirect("history:stats", key=player.key)
+
+
+def stats(request, key: str):
+    player = _player(key)
+    room = _room_filter(request)
+    data = player_stats(player, room.pk if room else None)
+    ctx = {
+        "player": player,
+        "room": room,
+        "rooms": Room.objects.all(),
+        "stats": data,
+        "own": request.user.is_authenticated and _is_me(request, key),
+        "balance_chart": charts.line_chart(data.balance, label="累计得分 Running balance"),
+        "rating_chart": charts.line_chart(
+            data.rating_history, label="等级分 Rating (mu − 3σ)", zero_line=False
+        ),
+    }
+    return render(request, "history/stats.html", ctx)
+
+
+def leaderboard(request):
+    room = _room_filter(request)
+    hide_bots = request.GET.get("bots") == "hide"
+    ratings = (
+        Rating.objects.filter(room=room, hands__gte=min_hands())
+        .select_related("player__user__profile")
+        .order_by("-ordinal", "player_id")
+    )
+    if hide_bots:
+        ratings = ratings.filter(player__user__isnull=False)
+    page = Paginator(ratings, LEADERS_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    ctx = {
+        "extra_query": query.urlencode(),
+        "page": page,
+        "room": room,
+        "rooms": Room.objects.all(),
+        "hide_bots": hide_bots,
+        "min_hands": min_hands(),
+        "first_rank": page.start_index(),
+    }
+    return render(request, "history/leaderboard.html", ctx)

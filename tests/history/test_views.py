@@ -1,0 +1,206 @@
+"""History pages: content from the stored hands, public replays, refusals, and bounded queries."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.models import Hand
+from history.models import HandRecord, Player
+from history.simulation import play_stored_hands, seated_table
+
+
+def test_my_matches_lists_each_match_with_its_result(client, played, alice, room, bob):
+    table, match, hands = played
+    other_table, other_match = seated_table(room, [None, alice, None, None])
+    play_stored_hands(other_table, other_match, 3, seed="second")
+    client.force_login(alice)
+    response = client.get(reverse("history:my_matches"))
+    assert response.status_code == 200
+    rows = response.context["rows"]
+    assert [r["match"] for r in rows] == [other_match.pk, match.pk]  # newest first
+    first = rows[1]
+    assert first["hands"] == len(hands)
+    assert first["total"] == sum(h.result["payments"][0] for h in hands)
+    assert {p.key for p in first["others"]} == {f"u{bob.pk}", "bot-easy"}
+    assert f'data-total="{first["total"]}"' in response.content.decode()
+
+
+def test_my_matches_needs_a_login_and_is_empty_before_any_hand(client, make_user):
+    assert client.get(reverse("history:my_matches")).status_code == 302
+    client.force_login(make_user("newcomer"))
+    response = client.get(reverse("history:my_matches"))
+    assert response.status_code == 200
+    assert b'data-testid="no-matches"' in response.content
+
+
+def test_match_page_lists_hands_with_dealer_winner_pattern_and_payments(client, played):
+    _, match, hands = played
+    response = client.get(reverse("history:match", args=[match.pk]))
+    assert response.status_code == 200
+    rows = response.context["rows"]
+    assert [r["hand"].pk for r in rows] == [h.pk for h in hands]
+    for row, hand in zip(rows, hands, strict=True):
+        assert [amount for _, amount in row["payments"]] == hand.result["payments"]
+        assert [w["seat"] for w in row["winners"]] == [w["seat"] for w in hand.result["winners"]]
+        assert row["dealer"] == row["seats"][hand.dealer]
+
+
+def test_replay_steps_through_every_action_with_all_hands_open(client, played):
+    _, _, hands = played
+    hand = hands[0]
+    total = hand.actions.count()
+    url = reverse("history:replay", args=[hand.pk])
+    start = client.get(url)  # anonymous: a spectator with the shared link
+    assert start.status_code == 200
+    frame = start.context["frame"]
+    assert frame.step == 0 and frame.total == total
+    dealt = sum(len(s.hand) + (1 if s.drawn else 0) for s in frame.seats)
+    assert dealt == 53  # every concealed hand is shown: 13 × 4 + the dealer's 14th
+    assert start.context["server_check"] is None
+    page = start.content.decode()
+    assert 'id="replay-next"' in page and hand.commitment in page and hand.seed in page
+    end = client.get(url, {"step": total}, HTTP_HX_REQUEST="true")  # the board alone, for htmx
+    assert end.status_code == 200
+    body = end.content.decode()
+    assert 'data-testid="settlement"' in body and "<html" not in body
+    shown = [int(re.search(rf'data-seat-payment="{s}">([+-]\d+)<', body).group(1)) for s in range(4)]
+    assert shown == hand.result["payments"]
+    assert client.get(url, {"step": "nonsense"}).context["frame"].step == 0
+    assert client.get(url, {"step": 10**6}).context["frame"].step == total
+
+
+def test_replay_shows_the_claim_options_and_the_one_taken(client, played):
+    _, _, hands = played
+    for hand in hands:
+        actions = list(hand.actions.values_list("action", flat=True))
+        claims = [
+            i for i, a in enumerate(actions) if a.split(":")[1] in ("pong", "chow", "exposed_kong", "win")
+        ]
+        if claims:
+            step = claims[0]
+            break
+    else:
+        pytest.skip("no claim in these hands")
+    frame = client.get(reverse("history:replay", args=[hand.pk]), {"step": step}).context["frame"]
+    taken = [o for s in frame.seats for o in s.options if o["taken"]]
+    assert [o["text"] for o in taken] == [actions[step]]
+    claimant = next(s for s in frame.seats if s.seat == int(actions[step].split(":")[0]))
+    assert any(o["text"].endswith(":pass") for o in claimant.options)
+
+
+def test_an_unfinished_hand_is_neither_replayed_nor_exported(client, played):
+    _, match, _ = played
+    hand = Hand.objects.create(match=match, number=99, commitment="a" * 64, dealer=0)
+    hand.actions.create(seq=1, seat=0, action="0:discard:1m", version=1)
+    response = client.get(reverse("history:replay", args=[hand.pk]))
+    assert response.status_code == 409
+    assert b'data-testid="unfinished"' in response.content and b"1m" not in response.content
+    exported = client.get(reverse("history:export", args=[hand.pk]))
+    assert exported.status_code == 409 and "seed" not in exported.json()
+    assert client.get(reverse("history:replay", args=[10**9])).status_code == 404
+
+
+def test_export_then_import_shows_the_same_hand(client, played):
+    _, _, hands = played
+    hand = hands[1]
+    exported = client.get(reverse("history:export", args=[hand.pk]))
+    assert exported.status_code == 200
+    data = json.loads(exported.content)
+    assert data["commitment"] == hand.commitment and data["seed"] == hand.seed
+    assert data["actions"] == list(hand.actions.order_by("seq").values_list("action", flat=True))
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("hand.json", exported.content, content_type="application/json")
+    response = client.post(reverse("history:import"), {"file": upload})
+    assert response.status_code == 302 and response.url == reverse("history:imported")
+    shown = client.get(reverse("history:imported"), {"step": len(data["actions"])})
+    assert shown.status_code == 200
+    assert shown.context["frame"].result["payments"] == hand.result["payments"]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"not json", "Not a hand export"),
+        (b'{"seed": 1}', "Not a hand export"),
+    ],
+)
+def test_import_refuses_bad_files_and_stores_nothing(client, db, content, message):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    response = client.post(reverse("history:import"), {"file": SimpleUploadedFile("x.json", content)})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert "history_import" not in client.session
+
+
+def test_import_refuses_a_tampered_hand(client, played):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    _, _, hands = played
+    data = json.loads(client.get(reverse("history:export", args=[hands[0].pk])).content)
+    data["actions"] = data["actions"][:-1]
+    response = client.post(
+        reverse("history:import"), {"file": SimpleUploadedFile("x.json", json.dumps(data).encode())}
+    )
+    assert response.status_code == 400 and "The check failed" in response.content.decode()
+    assert client.get(reverse("history:imported")).status_code == 302
+
+
+def test_stats_page_shows_the_figures_and_two_charts(client, played, alice):
+    _, _, hands = played
+    player = Player.objects.get(user=alice)
+    response = client.get(reverse("history:stats", args=[player.key]))
+    assert response.status_code == 200
+    stats = response.context["stats"]
+    assert stats.hands == len(hands)
+    page = response.content.decode()
+    assert f'data-stat="hands">{len(hands)}<' in page
+    assert page.count("<svg") == 2
+    client.force_login(alice)
+    assert client.get(reverse("history:my_stats")).url == reverse("history:stats", args=[player.key])
+
+
+def test_leaderboard_has_a_minimum_of_hands_and_can_hide_bots(client, played, settings, alice, bob, room):
+    settings.HISTORY_LEADERBOARD_MIN_HANDS = 5
+    response = client.get(reverse("history:leaderboard"))
+    keys = [r.player.key for r in response.context["page"].object_list]
+    assert set(keys) == {f"u{alice.pk}", f"u{bob.pk}", "bot-easy"}
+    ordinals = [r.ordinal for r in response.context["page"].object_list]
+    assert ordinals == sorted(ordinals, reverse=True)
+    hidden = client.get(reverse("history:leaderboard"), {"bots": "hide", "room": room.pk})
+    assert {r.player.key for r in hidden.context["page"].object_list} == {f"u{alice.pk}", f"u{bob.pk}"}
+    settings.HISTORY_LEADERBOARD_MIN_HANDS = 13
+    assert [r.player.key for r in client.get(reverse("history:leaderboard")).context["page"].object_list] == [
+        "bot-easy"  # 2 seats × 12 hands
+    ]
+    assert client.get(reverse("history:leaderboard"), {"room": "x"}).status_code == 404
+
+
+@pytest.mark.parametrize("extra_hands", [0, 30])
+def test_pages_issue_a_bounded_number_of_queries(
+    client, played, alice, django_assert_max_num_queries, extra_hands
+):
+    table, match, hands = played
+    for i in range(extra_hands // 10):
+        t, m = seated_table(table.room, [alice, None, None, None])
+        play_stored_hands(t, m, 10, seed=f"more{i}")
+    client.force_login(alice)
+    player = Player.objects.get(user=alice)
+    hand = hands[0]
+    urls = [
+        reverse("history:my_matches"),
+        reverse("history:match", args=[match.pk]),
+        reverse("history:stats", args=[player.key]),
+        reverse("history:leaderboard"),
+        reverse("history:replay", args=[hand.pk]),
+        reverse("history:export", args=[hand.pk]),
+    ]
+    for url in urls:
+        with django_assert_max_num_queries(14):
+            assert client.get(url).status_code == 200
+    assert HandRecord.objects.filter(player=player).count() == len(hands) + extra_hands
