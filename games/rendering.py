@@ -208,6 +208,8 @@ def _settlement(view: dict, views: list[SeatView], table: Table) -> dict:
                 "win_kind": names.pair(names.WIN_KINDS, win.get("win", "")),
                 "from_name": views[win["from_seat"]].name if win.get("from_seat") is not None else "",
                 "hua": win.get("hua", 0),
+                "hua_flowers": len(views[win["seat"]].flowers),
+                "hua_sets": win.get("hua", 0) - len(views[win["seat"]].flowers),
                 "value": win.get("value", 0),
             }
         )
