@@ -14,12 +14,31 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import clock, rendering
-from games.services import ServiceError, table_act, table_next_hand
+from games.services import (
+    ServiceError,
+    seat_connected,
+    seat_disconnected,
+    table_accept_stake,
+    table_act,
+    table_cancel_autoplay,
+    table_next_hand,
+    table_refuse_stake,
+    table_set_stake,
+    table_start,
+)
 from games.services.broadcast import LOBBY_GROUP, table_group
 
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 4096
+# Platform commands (issue 4): {"command": name, ...}; each is one service call for the socket's user.
+TABLE_COMMANDS = {
+    "set_stake": table_set_stake,
+    "accept_stake": table_accept_stake,
+    "refuse_stake": table_refuse_stake,
+    "start": table_start,
+    "cancel_autoplay": table_cancel_autoplay,
+}
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -34,18 +53,23 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         clock.ensure_started()
-        await database_sync_to_async(rendering.mark_connected)(self.table_id, self.user, True)
+        await database_sync_to_async(seat_connected)(table_id=self.table_id, user=self.user)
         await self.send_snapshot()
 
     async def disconnect(self, code) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await database_sync_to_async(rendering.mark_connected)(self.table_id, self.user, False)
+            await database_sync_to_async(seat_disconnected)(table_id=self.table_id, user=self.user)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         try:
             message = self._parse(text_data)
-            if message.get("command") == "next_hand":
+            command = message.get("command")
+            if command in TABLE_COMMANDS:
+                await database_sync_to_async(TABLE_COMMANDS[command])(
+                    table_id=self.table_id, user=self.user, **self._command_args(command, message)
+                )
+            elif message.get("command") == "next_hand":
                 await database_sync_to_async(table_next_hand)(table_id=self.table_id, user=self.user)
             elif message.get("command") == "snapshot":
                 await self.send_snapshot(force=True)
@@ -58,6 +82,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                 )
         except ServiceError as error:
             await self.send(text_data=rendering.render_error(error))
+
+    @staticmethod
+    def _command_args(command: str, message: dict) -> dict:
+        return {"stake": message.get("stake")} if command == "set_stake" else {}
 
     @staticmethod
     def _parse(text_data) -> dict:

@@ -16,6 +16,7 @@ from games import names
 from games.engine.tiles import format_tiles, parse_tiles
 from games.models import Room, Seat, Table
 from games.services import ServiceError, current_hand, load_state
+from games.services.stakes import room_stakes
 
 POSITIONS = ("bottom", "right", "top", "left")
 MELD_KIND_NAMES = {
@@ -65,6 +66,8 @@ class SeatView:
     concealed_count: int = 0
     revealed: list[str] | None = None
     payment: int | None = None
+    ready: bool = False
+    autoplay: bool = False
 
 
 @dataclass
@@ -137,6 +140,8 @@ def table_context(table: Table, user) -> dict:
                 is_me=seat.index == viewer,
                 connected=seat.connected or seat.is_bot,
                 score=int(table.scores[seat.index]) if table.scores else 0,
+                ready=seat.ready,
+                autoplay=seat.autoplay,
             )
         )
     ctx: dict = {
@@ -151,6 +156,11 @@ def table_context(table: Table, user) -> dict:
         "can_sit": table.status == Table.Status.WAITING and me is None and any(s.is_empty for s in seats),
         "has_empty": any(s.is_empty for s in seats),
         "state": None,
+        # Platform rules (issue 4): the stake, the ready check's countdown, 托管.
+        "is_owner": me is not None and table.owner_id == me.user_id,
+        "stake_options": room_stakes(table.room),
+        "ready_deadline": table.deadline if table.status == Table.Status.WAITING else None,
+        "now": timezone.now(),
     }
     state = load_state(table)
     if state is None:
