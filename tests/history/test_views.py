@@ -204,3 +204,11 @@ def test_pages_issue_a_bounded_number_of_queries(
         with django_assert_max_num_queries(14):
             assert client.get(url).status_code == 200
     assert HandRecord.objects.filter(player=player).count() == len(hands) + extra_hands
+
+
+def test_nav_and_profile_link_to_history(client, alice):
+    client.force_login(alice)
+    for url in (reverse("games:lobby"), reverse("accounts:profile")):
+        page = client.get(url).content.decode()
+        for target in ("history:my_matches", "history:my_stats", "history:leaderboard"):
+            assert f'href="{reverse(target)}"' in page, (url, target)
