@@ -142,7 +142,12 @@ def test_fast_discard_path_agrees_with_plain_definitions():
         hand = to_counts(rng.sample(full, 14))
         unseen = [rng.randint(0, 4 - hand[k]) for k in range(34)]
         before = list(hand)
-        for option in ev.evaluate_discards(hand, ev.ALL_PLANS, unseen):
+        leading = ev.evaluate_discards(hand, ev.ALL_PLANS, unseen)
+        complete = ev.evaluate_discards(hand, ev.ALL_PLANS, unseen, breadth=99)
+        assert [o for o in leading if o.shanten == leading[0].shanten] == [
+            o for o in complete if o.shanten == complete[0].shanten
+        ]
+        for option in complete:
             hand[option.tile] -= 1
             best = min(ev.shanten(plan, hand) for plan in ev.ALL_PLANS)
             assert option.shanten == best

@@ -85,6 +85,13 @@ def read_threat(state, me: int, other: int) -> Threat:
 
 
 def read_threats(state, me: int) -> list[Threat]:
+    """The three opponents' threats; empty while nobody can be close (few melds, early) and no
+    one is a claim away from becoming the reader's 承包 partner."""
+    feeds = state.feeds
+    if lateness(state.wall_remaining) <= 0.5 and all(
+        len(state.melds[s]) < 2 and feeds[s][me] != 2 for s in range(4) if s != me
+    ):
+        return []
     return [read_threat(state, me, (me + k) % 4) for k in (1, 2, 3)]
 
 
@@ -118,7 +125,7 @@ def danger(tile: int, threats: Sequence[Threat], unseen: Sequence[int]) -> float
     return total * WAIT_SHARE
 
 
-def chengbao_risk(state, me: int, tile: int, unseen: Sequence[int]) -> float:
+def chengbao_risk(state, me: int, tile: int, unseen: Sequence[int], threats: Sequence[Threat]) -> float:
     """Rough chance that discarding `tile` gives an opponent their third claim from the reader,
     making the two 承包 partners (the reader then pays double when that player wins)."""
     risk = 0.0
@@ -126,7 +133,7 @@ def chengbao_risk(state, me: int, tile: int, unseen: Sequence[int]) -> float:
     for other in range(4):
         if other == me or feeds[other][me] != 2 or feeds[me][other] >= 3:
             continue
-        threat = read_threat(state, me, other)
+        threat = next((t for t in threats if t.seat == other), None) or read_threat(state, me, other)
         suited_fit = tile >= 27 or threat.suits[tile // 9] or threat.pongs
         if not suited_fit:
             continue

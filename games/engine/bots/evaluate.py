@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from games.engine.tiles import N_KINDS
 
@@ -314,8 +315,7 @@ def open_plans(melds: Iterable[MeldShape]) -> list[int]:
 # Discard evaluation.
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardOption:
+class DiscardOption(NamedTuple):
     """One candidate discard: the plan it serves best, its distance and the tiles that help."""
 
     tile: int
@@ -378,6 +378,11 @@ def _pong_value(pongs: int, pairs: int, need: int) -> int:
     return 2 * need - 2 * pongs - (partial if partial < room else room) - head
 
 
+_PONG_GROUPS = {6: (0, 3), 7: (1, 3), 8: (2, 3), PENG: (0, 1, 2, 3)}
+_GROUP = tuple(k // 9 if k < 27 else 3 for k in range(N_KINDS))
+_ALLOWS = {plan: tuple(plan_allows(plan, k) for k in range(N_KINDS)) for plan in ALL_PLANS}
+
+
 class _Hand:
     """Per-group summaries of one concealed hand, updated tile by tile (the discard loop's state).
 
@@ -390,46 +395,71 @@ class _Hand:
         self.counts = counts
         self.unseen = unseen
         self.keys = [suit_key(counts, s) for s in range(3)]
-        self.size = [0, 0, 0, 0]
-        self.pong = [0, 0, 0, 0]
-        self.pair = [0, 0, 0, 0]
-        self.u0 = [0, 0, 0, 0]
-        self.u1 = [0, 0, 0, 0]
-        self.u2 = [0, 0, 0, 0]
-        self.u3 = [0, 0, 0, 0]
+        size, pong, pair = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]
+        u0, u1, u2, u3 = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]
         for k in range(N_KINDS):
-            self._add(k, counts[k], 1)
+            g = _GROUP[k]
+            c = counts[k]
+            if c == 0:
+                u0[g] += unseen[k]
+                continue
+            size[g] += c
+            if c == 1:
+                u1[g] += unseen[k]
+            elif c == 2:
+                pair[g] += 1
+                u2[g] += unseen[k]
+            else:
+                pong[g] += 1
+                if c == 3:
+                    u3[g] += unseen[k]
+        self.size, self.pong, self.pair = size, pong, pair
+        self.u0, self.u1, self.u2, self.u3 = u0, u1, u2, u3
 
-    def _add(self, k: int, c: int, sign: int) -> None:
-        g = k // 9 if k < 27 else 3
-        self.size[g] += sign * c
-        if c >= 3:
-            self.pong[g] += sign
-            if c == 3:
-                self.u3[g] += sign * self.unseen[k]
-        elif c == 2:
-            self.pair[g] += sign
-            self.u2[g] += sign * self.unseen[k]
-        elif c == 1:
-            self.u1[g] += sign * self.unseen[k]
-        else:
-            self.u0[g] += sign * self.unseen[k]
+    def _move(self, k: int, c: int, d: int) -> None:
+        """Count of kind `k` goes from `c` to `c + d` (d is 1 or -1)."""
+        g = _GROUP[k]
+        left = self.unseen[k]
+        self.size[g] += d
+        self.counts[k] = c + d
+        # Leave the old category, then enter the new one.
+        for count, sign in ((c, -1), (c + d, 1)):
+            if count == 0:
+                self.u0[g] += sign * left
+            elif count == 1:
+                self.u1[g] += sign * left
+            elif count == 2:
+                self.pair[g] += sign
+                self.u2[g] += sign * left
+            else:
+                self.pong[g] += sign
+                if count == 3:
+                    self.u3[g] += sign * left
+        if k < 27:
+            self.keys[g] += d * _POW5[k - 9 * g]
 
     def remove(self, k: int) -> None:
-        c = self.counts[k]
-        self._add(k, c, -1)
-        self.counts[k] = c - 1
-        self._add(k, c - 1, 1)
-        if k < 27:
-            self.keys[k // 9] -= _POW5[k % 9]
+        self._move(k, self.counts[k], -1)
 
     def restore(self, k: int) -> None:
-        c = self.counts[k]
-        self._add(k, c, -1)
-        self.counts[k] = c + 1
-        self._add(k, c + 1, 1)
-        if k < 27:
-            self.keys[k // 9] += _POW5[k % 9]
+        self._move(k, self.counts[k], 1)
+
+    def distance(self, plan: int, need: int, n: int) -> int:
+        """Distance of this 3n+2 hand of `n` tiles under `plan` (the same as `shanten`)."""
+        if plan == FENG:
+            return n - self.size[3] - 1
+        if plan < 6:
+            suit = plan % 3
+            with_honours = plan < 3
+            hm, hq = (self.pong[3], self.pair[3]) if with_honours else (0, 0)
+            formula = _one_suit_cached(self.keys[suit], hm, hq, need)
+            inside = self.size[suit] + (self.size[3] if with_honours else 0)
+        else:
+            groups = _PONG_GROUPS[plan]
+            formula = _pong_value(sum(self.pong[g] for g in groups), sum(self.pair[g] for g in groups), need)
+            inside = sum(self.size[g] for g in groups)
+        junk_limit = n - inside - 1
+        return formula if formula > junk_limit else junk_limit
 
     def _all_draws(self, g: int) -> int:
         return self.u0[g] + self.u1[g] + self.u2[g] + self.u3[g]
@@ -501,9 +531,6 @@ PONG_REACH = 3.0
 CHOW_REACH = 1.6
 
 
-_PONG_GROUPS = {6: (0, 3), 7: (1, 3), 8: (2, 3), PENG: (0, 1, 2, 3)}
-
-
 def _plan_after(hand: _Hand, plan: int, need: int, n: int) -> tuple[int, int, float]:
     if plan < 3:
         return hand.one_suit(plan, True, need, n)
@@ -521,6 +548,7 @@ def evaluate_discards(
     weights: dict[int, float] | None = None,
     slack: int = 0,
     claims: bool = False,
+    breadth: int = 0,
 ) -> list[DiscardOption]:
     """Rank the discards of a 3n+2 concealed hand, best first.
 
@@ -529,7 +557,10 @@ def evaluate_discards(
     plans within `slack` of that distance (the best plan counts fully, looser plans are tie-breakers
     weighted 1/10 per step). `weights` maps plan to value weight (default 1). With `claims`, useful
     tiles that can also be claimed count more (`PONG_REACH`, `CHOW_REACH`).
-    `counts` is modified during the call and restored before it returns.
+
+    Only plans within `breadth + slack` of the closest are looked at (the others cannot score), so
+    the distance of a discard that sets the hand back can be overstated unless `breadth` is large;
+    the leading discards are always exact. `counts` is modified during the call and restored.
     """
     n = sum(counts)
     if n % 3 != 2:
@@ -537,36 +568,39 @@ def evaluate_discards(
     if not plans:
         plans = [PENG]
     need = need_sets(n)
-    base = {plan: shanten(plan, counts, n) for plan in plans}
-    best_base = min(base.values())
-    live = [plan for plan in plans if base[plan] <= best_base + 1 + slack]
     hand = _Hand(counts, unseen)
+    base = {plan: hand.distance(plan, need, n) for plan in plans}
+    best_base = min(base.values())
+    live = [plan for plan in plans if base[plan] <= best_base + breadth + slack]
+    specs = [(plan, _ALLOWS[plan], weights.get(plan, 1.0) if weights else 1.0) for plan in live]
+    # A discard outside a plan's kinds leaves that plan's tiles as they are: one result serves all.
+    outside = {plan: _plan_after(hand, plan, need, n - 1) for plan in live}
     options: list[DiscardOption] = []
-    # For a plan, every discard outside its kinds leaves the same hand shape: evaluate once.
-    outside_cache: dict[int, tuple[int, int, float]] = {}
     for tile in range(N_KINDS):
         if not counts[tile]:
             continue
-        hand.remove(tile)
-        per_plan: list[tuple[int, int, int, float]] = []
-        for plan in live:
-            inside = plan_allows(plan, tile)
-            if not inside and plan in outside_cache:
-                s, u, reach = outside_cache[plan]
-            else:
+        removed = False
+        per_plan: list[tuple[int, int, int, float, float]] = []
+        for plan, allows, w in specs:
+            if allows[tile]:
+                if not removed:
+                    hand.remove(tile)
+                    removed = True
                 s, u, reach = _plan_after(hand, plan, need, n - 1)
-                if not inside:
-                    outside_cache[plan] = (s, u, reach)
-            per_plan.append((plan, s, u, reach))
-        hand.restore(tile)
+            else:
+                s, u, reach = outside[plan]
+            per_plan.append((plan, s, u, reach, w))
+        if removed:
+            hand.restore(tile)
         best_s = min(p[1] for p in per_plan)
         score = 0.0
         best_plan, best_useful, best_term = per_plan[0][0], 0, -1.0
-        for plan, s, u, reach in per_plan:
+        for plan, s, u, reach, w in per_plan:
             if s > best_s + slack:
                 continue
-            w = weights.get(plan, 1.0) if weights else 1.0
-            term = w * (reach if claims else u) * (0.1 ** (s - best_s))
+            term = w * (reach if claims else u)
+            if s != best_s:
+                term *= 0.1 ** (s - best_s)
             score += term
             if s == best_s and term > best_term:
                 best_plan, best_useful, best_term = plan, u, term

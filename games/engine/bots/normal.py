@@ -124,12 +124,14 @@ class NormalBot:
         return by_tile[self.pick(pos, options, threats).tile]
 
     def risk(self, pos: Position, tile: int, threats) -> float:
-        return danger(tile, threats, pos.unseen) + 0.5 * chengbao_risk(pos.state, pos.seat, tile, pos.unseen)
+        return danger(tile, threats, pos.unseen) + 0.5 * chengbao_risk(
+            pos.state, pos.seat, tile, pos.unseen, threats
+        )
 
     def pick(self, pos: Position, options: list[ev.DiscardOption], threats) -> ev.DiscardOption:
         """Offence (distance, then weighted useful tiles) against danger, scaled by distance."""
         best = options[0]
-        if not any(t.level for t in threats):
+        if not threats:
             return best
         top = max(o.score for o in options if o.shanten == best.shanten) or 1.0
         step = best.shanten if best.shanten >= 0 else 0
