@@ -24,6 +24,25 @@ def _wait_for_change(page: Page, version: str) -> None:
     )
 
 
+def _spectator_sees_public_information_only(page: Page, *, ended: bool) -> None:
+    """An anonymous watcher in another browser context: the table, but no hand and no buttons."""
+    watcher = page.context.browser.new_context().new_page()
+    try:
+        watcher.goto(page.url)
+        expect(watcher.locator("#board .seats")).to_be_visible()
+        expect(watcher.locator("[data-zone=hand]")).to_have_count(0)
+        expect(watcher.locator("form[ws-send]")).to_have_count(0)
+        if not ended and watcher.locator("#settlement.open").count():
+            ended = True  # the bots finished the hand while the watcher was opening the page
+        if ended:
+            expect(watcher.locator("#settlement [data-payment]")).to_have_count(4)  # 摊牌: all public now
+        else:
+            expect(watcher.locator("[data-zone=revealed]")).to_have_count(0)
+            assert watcher.locator("#board .tile-back").count() >= 30  # four concealed hands, face down
+    finally:
+        watcher.context.close()
+
+
 def test_play_one_hand_to_settlement(page: Page, server_url: str, results_dir):
     page.set_viewport_size({"width": 420, "height": 900})
     page.goto(f"{server_url}/accounts/signup/")
@@ -34,6 +53,7 @@ def test_play_one_hand_to_settlement(page: Page, server_url: str, results_dir):
     page.click("button[type=submit]")
     expect(page.locator("[data-testid=create-table]").first).to_be_visible()
 
+    page.screenshot(path=str(results_dir / "lobby.png"), full_page=True)
     page.locator("[data-testid=create-table]").first.click()
     expect(page).to_have_url(re.compile(r"/table/\d+/$"))
     page.click("[data-testid=fill-bots]")
@@ -64,7 +84,9 @@ def test_play_one_hand_to_settlement(page: Page, server_url: str, results_dir):
         if not took_table_shot and page.locator("#board .river [data-tile]").count() >= 6:
             page.screenshot(path=str(results_dir / "table.png"), full_page=True)
             took_table_shot = True
+            _spectator_sees_public_information_only(page, ended=False)
     expect(settlement).to_be_visible(timeout=WAIT_MS)
+    _spectator_sees_public_information_only(page, ended=True)
     expect(settlement).to_contain_text(re.compile("结算|荒庄"))
     expect(page.locator("#settlement [data-payment]")).to_have_count(4)
     page.screenshot(path=str(results_dir / "settlement.png"), full_page=True)
