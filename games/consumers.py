@@ -82,6 +82,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 )
         except ServiceError as error:
             await self.send(text_data=rendering.render_error(error))
+        except Exception:  # a bug must not cost the player their socket; nothing was committed
+            log.exception("table %s: unexpected error handling a message", self.table_id)
+            await self.send(text_data=rendering.render_error(ServiceError("server_error")))
 
     @staticmethod
     def _command_args(command: str, message: dict) -> dict:

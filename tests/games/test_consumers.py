@@ -226,3 +226,22 @@ def _waiting_table():
     alice = get_user_model().objects.create_user(username="lobby-alice", password="pw-123456")
     table = services.table_create(room_id=room.pk, user=alice)
     return table.pk, (alice,)
+
+
+async def test_an_unexpected_error_becomes_an_error_fragment(monkeypatch):
+    from games import consumers
+
+    def broken(**kwargs):
+        raise RuntimeError("bug")
+
+    table_id, (alice,) = await setup_table(humans=1)
+    monkeypatch.setattr(consumers, "table_act", broken)
+    reader = Reader(await connect(f"/ws/table/{table_id}/", alice))
+    try:
+        await reader.next()
+        await send(reader, {"action": "0:pass", "version": 1})
+        assert 'data-error-code="server_error"' in await reader.next()
+        await send(reader, {"command": "snapshot"})  # the socket still works
+        assert 'id="board"' in await reader.next()
+    finally:
+        await reader.communicator.disconnect()
