@@ -2,14 +2,14 @@
 
 Each hand is played by the engine's bots from a reproducible seed, then stored as the services store
 it — a `Hand` row (commitment at the deal; result, revealed seed and end time at the end), its
-`Action` log, the table's running scores and next dealer — and handed to the same end-of-hand hook
-(`record_finished_hand`). Far faster than driving the clock, and the rows are the same.
+`Action` log, the table's running scores and next dealer, the hand's ledger settlement — and handed
+to the same end-of-hand hook (`record_finished_hand`). Far faster than driving the clock, and the rows are the same.
 """
 
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -40,6 +40,8 @@ def play_stored_hand(
     table: Table, match: Match, number: int, seed: str, ended: datetime | None = None
 ) -> Hand:
     """Play one hand with bots in every seat and store it as the services would."""
+    import games.services  # noqa: F401  (loaded before ledger.services, which it imports in turn)
+    from ledger.services import post_hand_settlement
     rules = Rules.from_json({"preset": table.room.preset, **(table.room.rules_options or {})})
     state = GameState.new(rules, dealer=table.dealer or 0, huangfan=table.huangfan, stake=1, seed=seed)
     with transaction.atomic():
@@ -71,20 +73,17 @@ def play_stored_hand(
         table.huangfan = result.huangfan_next
         table.save(update_fields=["version", "scores", "dealer", "huangfan"])
         record_finished_hand(table=table, hand=hand)
+        seats = sorted(table.seats.select_related("user"), key=lambda seat: seat.index)
+        post_hand_settlement(hand=hand, seat_users=[seat.user if seat.user_id else None for seat in seats])
     return hand
 
 
 def play_stored_hands(table: Table, match: Match, count: int, seed: str = "history") -> list[Hand]:
-    """`count` hands in a row at one table, one minute apart, seeds derived from `seed`."""
-    start = timezone.now() - timedelta(minutes=count)
+    """`count` hands in a row at one table, seeds derived from `seed`; each ends when it is written."""
     first = (match.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     return [
         play_stored_hand(
-            table,
-            match,
-            first + i,
-            hashlib.sha256(f"{seed}:{table.pk}:{first + i}".encode()).hexdigest(),
-            ended=start + timedelta(minutes=i),
+            table, match, first + i, hashlib.sha256(f"{seed}:{table.pk}:{first + i}".encode()).hexdigest()
         )
         for i in range(count)
     ]
