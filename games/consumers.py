@@ -70,7 +70,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                     table_id=self.table_id, user=self.user, **self._command_args(command, message)
                 )
             elif message.get("command") == "next_hand":
-                await database_sync_to_async(table_next_hand)(table_id=self.table_id, user=self.user)
+                await database_sync_to_async(table_next_hand)(
+                    table_id=self.table_id, user=self.user, version=message.get("version")
+                )
             elif message.get("command") == "snapshot":
                 await self.send_snapshot(force=True)
             else:

@@ -221,8 +221,12 @@ def table_start(*, table_id: int, user) -> Table:
     return table
 
 
-def table_next_hand(*, table_id: int, user) -> Table:
-    """Deal the next hand once the current one has ended (dealer and 荒番 carried on)."""
+def table_next_hand(*, table_id: int, user, version=None) -> Table:
+    """Deal the next hand once the current one has ended (dealer and 荒番 carried on).
+
+    With `version` (the socket's form sends it) a press made on an older view is refused, so a click
+    replayed after a reconnect cannot skip the next hand's settlement.
+    """
     require_user(user)
     with transaction.atomic():
         table = locked_table(table_id)
@@ -231,6 +235,8 @@ def table_next_hand(*, table_id: int, user) -> Table:
         seat = user_seat(table, user)
         if seat is None:
             raise ServiceError("not_seated")
+        if version is not None and str(version) != str(table.version):
+            raise ServiceError("stale_version")
         state = load_state(table)
         if state is not None and state.phase != "ended":
             raise ServiceError("hand_in_progress")
@@ -290,7 +296,9 @@ def clock_tick(*, now: datetime | None = None, limit: int = 100) -> int:
         .order_by("deadline")
         .values_list("pk", flat=True)[:limit]
     )
-    return sum(_tick_table(table_id, now) for table_id in list(due)) + expire_ready_checks(now=now, limit=limit)
+    return sum(_tick_table(table_id, now) for table_id in list(due)) + expire_ready_checks(
+        now=now, limit=limit
+    )
 
 
 def _bot_move(level: str, state: GameState, seat: int) -> EngineAction:

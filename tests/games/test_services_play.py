@@ -193,3 +193,14 @@ def test_stand_during_hand_hands_seat_to_a_bot(bot_table, alice):
             break
         services.clock_tick(now=timezone.now())
     assert state_of(bot_table).phase == "ended"
+
+
+def test_next_hand_with_an_old_version_is_refused(bot_table, alice):
+    play_until_ended(bot_table, {0: alice})
+    bot_table.refresh_from_db()
+    with pytest.raises(ServiceError) as err:
+        services.table_next_hand(table_id=bot_table.pk, user=alice, version=bot_table.version - 1)
+    assert err.value.code == "stale_version"
+    assert Hand.objects.filter(match__table=bot_table).count() == 1
+    services.table_next_hand(table_id=bot_table.pk, user=alice, version=str(bot_table.version))
+    assert Hand.objects.filter(match__table=bot_table).count() == 2
