@@ -239,12 +239,6 @@ def table_exists(table_id: int) -> bool:
     return Table.objects.filter(pk=table_id).exists()
 
 
-def mark_connected(table_id: int, user, connected: bool) -> None:
-    """Presence only (shown next to names); not game state, so it needs no version bump."""
-    if user is not None and user.is_authenticated:
-        Seat.objects.filter(table_id=table_id, user_id=user.pk).update(connected=connected)
-
-
 def render_table_fragments(table_id: int, user) -> tuple[int, str]:
     """(version, html): every live region of the table for this viewer, each marked for an OOB swap."""
     table = Table.objects.select_related("room").filter(pk=table_id).first()
