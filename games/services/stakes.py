@@ -33,12 +33,12 @@ def _waiting_seat(table_id: int, user) -> tuple[Table, Seat]:
 
 
 def _parse_stake(stake) -> int:
-    if isinstance(stake, bool):
-        raise ServiceError("bad_stake")
-    try:
-        return int(stake)
-    except (TypeError, ValueError) as exc:
-        raise ServiceError("bad_stake") from exc
+    """An int, or its decimal digits as text (a form field); anything else is refused."""
+    if isinstance(stake, int) and not isinstance(stake, bool):
+        return stake
+    if isinstance(stake, str) and stake.strip().isdigit():
+        return int(stake.strip())
+    raise ServiceError("bad_stake")
 
 
 def table_set_stake(*, table_id: int, user, stake) -> Table:
