@@ -66,24 +66,23 @@ def tables(*, count: int, humans: int, spectators: int = 0, room: dict | None = 
     return result
 
 
-def start(*, table_ids: list[int], owner_ids: list[int], all_bots: bool = False) -> dict:
-    """Start each table's match; with `all_bots` the owner then stands up so a bot plays the seat."""
+def start(*, table_ids: list[int], players: list[list[int]], all_bots: bool = False) -> dict:
+    """Start each table's match: the owner (first of `players`) presses Start, which sets the
+    room's lowest stake; every other person accepts the stake and presses Start too (the ready
+    check). With `all_bots` the owner then stands up so a bot plays that seat as well."""
     from django.contrib.auth import get_user_model
 
-    from games.models import Table
     from games.services import table_accept_stake, table_stand, table_start
 
     user_model = get_user_model()
-    for table_id, owner_id in zip(table_ids, owner_ids, strict=True):
-        owner = user_model.objects.get(pk=owner_id)
-        table = Table.objects.get(pk=table_id)
-        others = [s.user for s in table.seats.select_related("user") if s.user_id and s.user_id != owner_id]
-        table_start(table_id=table_id, user=owner)  # rules §10: then everyone else agrees and presses Start
-        for user in others:
-            table_accept_stake(table_id=table_id, user=user)
-            table_start(table_id=table_id, user=user)
+    for table_id, user_ids in zip(table_ids, players, strict=True):
+        people = [user_model.objects.get(pk=pk) for pk in user_ids]
+        table_start(table_id=table_id, user=people[0])
+        for person in people[1:]:
+            table_accept_stake(table_id=table_id, user=person)
+            table_start(table_id=table_id, user=person)
         if all_bots:
-            table_stand(table_id=table_id, user=owner)
+            table_stand(table_id=table_id, user=people[0])
     return {"started": len(table_ids)}
 
 
@@ -122,7 +121,76 @@ def replay_check(*, table_ids: list[int]) -> dict:
     return report
 
 
-COMMANDS = {"tables": tables, "start": start, "replay_check": replay_check}
+def _find_pong_chow_conflict(rules, dealer: int) -> tuple[str, list, int, int]:
+    """A seed and an action prefix after which exactly two seats may claim a discard, one by pong
+    and another by chow. The prefix is a simple play: pass every claim, discard the drawn tile."""
+    import hashlib
+
+    from games import engine
+
+    for attempt in range(2000):
+        seed = hashlib.sha256(f"mp-conflict-{attempt}".encode()).hexdigest()
+        state = engine.GameState.new(rules=rules, dealer=dealer, huangfan=0, stake=1, seed=seed)
+        while state.phase != "ended":
+            pending = state.pending_seats()
+            if state.phase == "claims":
+                kinds = {seat: {a.kind for a in state.legal_actions(seat)} for seat in pending}
+                pongs = [seat for seat in pending if "pong" in kinds[seat]]
+                chows = [seat for seat in pending if "chow" in kinds[seat] and "pong" not in kinds[seat]]
+                if len(pending) == 2 and pongs and chows and not any("win" in k for k in kinds.values()):
+                    return seed, list(state.actions), pongs[0], chows[0]
+            seat = pending[0]
+            legal = state.legal_actions(seat)
+            passes = [a for a in legal if a.kind == "pass"]
+            discards = [a for a in legal if a.kind == "discard"]
+            state.apply(passes[0] if passes else discards[-1] if discards else state.timeout_action(seat))
+    raise RuntimeError("no seed with a pong/chow conflict found")
+
+
+def conflict(*, room: dict | None = None) -> dict:
+    """A playing table of four people, dealt from a known seed and played (through `table_act`) up to
+    a discard that seat `pong_seat` may pong and seat `chow_seat` may chow."""
+    from unittest import mock
+
+    from django.contrib.auth import get_user_model
+
+    from games import engine
+    from games.models import Table
+    from games.services import play, table_act
+
+    seeded = tables(count=1, humans=4, room=room)
+    info = seeded["tables"][0]
+    table = Table.objects.select_related("room").get(pk=info["table_id"])
+    dealer = 0
+    seed, prefix, pong_seat, chow_seat = _find_pong_chow_conflict(play.rules_for(table.room), dealer)
+    users = [get_user_model().objects.get(pk=pk) for pk in info["user_ids"]]
+    original_new = engine.GameState.new
+
+    def seeded_new(*args, **kwargs):
+        return original_new(*args, **{**kwargs, "seed": seed})
+
+    with (
+        mock.patch.object(play.secrets, "randbelow", return_value=dealer),
+        mock.patch.object(engine.GameState, "new", seeded_new),
+    ):
+        start(table_ids=[table.pk], players=[info["user_ids"]])
+    for action in prefix:
+        version = Table.objects.get(pk=table.pk).version
+        table_act(table_id=table.pk, user=users[action.seat], action=str(action), version=version)
+    table.refresh_from_db()
+    state = play.load_state(table)
+    assert state.phase == "claims" and sorted(state.pending_seats()) == sorted([pong_seat, chow_seat])
+    return {
+        **info,
+        "pong_seat": pong_seat,
+        "chow_seat": chow_seat,
+        "version": table.version,
+        "discarder": state.current_seat,
+        "melds": [len(m) for m in state.melds],
+    }
+
+
+COMMANDS = {"tables": tables, "start": start, "replay_check": replay_check, "conflict": conflict}
 
 
 def main() -> None:

@@ -39,13 +39,13 @@ async def test_every_bot_move_and_timeout_happens_once_with_two_clocks(cluster, 
         cluster.seed(
             "start",
             table_ids=[t["table_id"] for t in bots_only["tables"]],
-            owner_ids=[t["owner_id"] for t in bots_only["tables"]],
+            players=[t["user_ids"] for t in bots_only["tables"]],
             all_bots=True,
         )
         cluster.seed(
             "start",
             table_ids=[t["table_id"] for t in with_idle["tables"]],
-            owner_ids=[t["owner_id"] for t in with_idle["tables"]],
+            players=[t["user_ids"] for t in with_idle["tables"]],
         )
         await asyncio.to_thread(
             wait_until,

@@ -41,7 +41,7 @@ async def test_kill_9_mid_hand_clients_fail_over_and_the_hand_completes(cluster,
         start_version = table_row(cluster, table_id)["version"]
         for client in clients:
             await client.wait_for_version(start_version)
-        cluster.seed("start", table_ids=[table_id], owner_ids=[table["owner_id"]])
+        cluster.seed("start", table_ids=[table_id], players=[table["user_ids"]])
 
         def to_survivor() -> str:  # what the proxy does: send reconnects to the live process
             return survivor.ws_url

@@ -31,7 +31,7 @@ async def test_four_clients_on_two_processes_play_a_full_hand(cluster, servers):
         waiting_version = table_row(cluster, table_id)["version"]
         for client in clients:
             await client.wait_for_version(waiting_version)
-        cluster.seed("start", table_ids=[table_id], owner_ids=[table["owner_id"]])
+        cluster.seed("start", table_ids=[table_id], players=[table["user_ids"]])
         await asyncio.gather(*(p.autoplay(timeout=60) for p in players))
         final = table_row(cluster, table_id)
         for client in clients:

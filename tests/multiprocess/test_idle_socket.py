@@ -26,7 +26,7 @@ async def test_idle_socket_stays_open_and_still_hears_updates(cluster, servers):
         await asyncio.sleep(REDIS_PY_DEFAULT_SOCKET_TIMEOUT + 1.5)
         assert not client.closed_by_server, "the server closed an idle socket"
         before = client.version
-        cluster.seed("start", table_ids=[table["table_id"]], owner_ids=[table["owner_id"]])
+        cluster.seed("start", table_ids=[table["table_id"]], players=[table["user_ids"]])
         await client.wait_for(lambda c: c.version > before, timeout=30, what="the update after the idle time")
     finally:
         await client.close()
