@@ -12,6 +12,7 @@ import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from games import clock, rendering
 from games.services import (
@@ -39,6 +40,10 @@ TABLE_COMMANDS = {
     "start": table_start,
     "cancel_autoplay": table_cancel_autoplay,
 }
+
+
+def csrf_cookie(scope) -> str | None:
+    return (scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -110,7 +115,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_snapshot(self, force: bool = False) -> None:
         version, html = await database_sync_to_async(rendering.render_table_fragments)(
-            self.table_id, self.user
+            self.table_id, self.user, csrf_cookie(self.scope)
         )
         if force or version > self.version:
             self.version = version
@@ -132,5 +137,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         """The lobby is read-only over the socket; forms post over HTTP with CSRF."""
 
     async def lobby_update(self, event) -> None:
-        html = await database_sync_to_async(rendering.render_lobby_fragment)(self.user)
+        html = await database_sync_to_async(rendering.render_lobby_fragment)(
+            self.user, csrf_cookie(self.scope)
+        )
         await self.send(text_data=html)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -239,13 +241,23 @@ def table_exists(table_id: int) -> bool:
     return Table.objects.filter(pk=table_id).exists()
 
 
-def render_table_fragments(table_id: int, user) -> tuple[int, str]:
+def csrf_token_for(csrf_cookie: str | None) -> str:
+    """A masked CSRF token for the browser whose cookie is given, so forms pushed over the socket post
+    like forms on a page; "NOTPROVIDED" (no hidden field; htmx sends the page's header) without one."""
+    if not csrf_cookie or len(csrf_cookie) != 32 or not csrf_cookie.isalnum():
+        return "NOTPROVIDED"
+    request = HttpRequest()
+    request.META["CSRF_COOKIE"] = csrf_cookie
+    return get_token(request)
+
+
+def render_table_fragments(table_id: int, user, csrf_cookie: str | None = None) -> tuple[int, str]:
     """(version, html): every live region of the table for this viewer, each marked for an OOB swap."""
     table = Table.objects.select_related("room").filter(pk=table_id).first()
     if table is None:
         return -1, ""
     ctx = table_context(table, user)
-    ctx.update(oob=True, user=user, csrf_token="NOTPROVIDED")  # forms in pushes send the header token
+    ctx.update(oob=True, user=user, csrf_token=csrf_token_for(csrf_cookie))
     html = "".join(
         render_to_string(f"games/table.html#{part}", ctx) for part in ("board", "controls", "settlement")
     )
@@ -276,7 +288,7 @@ def lobby_context(user) -> dict:
     return {"rooms": rooms, "user": user}
 
 
-def render_lobby_fragment(user) -> str:
+def render_lobby_fragment(user, csrf_cookie: str | None = None) -> str:
     ctx = lobby_context(user)
-    ctx.update(oob=True, csrf_token="NOTPROVIDED")
+    ctx.update(oob=True, csrf_token=csrf_token_for(csrf_cookie))
     return render_to_string("games/lobby.html#rooms", ctx)

@@ -117,3 +117,20 @@ def test_ensure_demo_is_idempotent():
     call_command("ensure_demo")
     call_command("ensure_demo")
     assert Room.objects.count() == 1
+
+
+def test_forms_pushed_over_the_socket_carry_a_working_csrf_token(room, alice):
+    """A form rendered for the socket posts like the page's own form (checked with CSRF enforced)."""
+    from games.rendering import render_lobby_fragment
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    client.get("/")  # sets the CSRF cookie
+    cookie = client.cookies["csrftoken"].value
+    html = render_lobby_fragment(alice, cookie)
+    token = html.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    assert token and token != cookie  # masked, not the secret itself
+    response = client.post(f"/rooms/{room.pk}/tables/new/", {"csrfmiddlewaretoken": token})
+    assert response.status_code == 302 and Table.objects.count() == 1
+    assert 'name="csrfmiddlewaretoken"' not in render_lobby_fragment(alice, None)
+    assert client.post(f"/rooms/{room.pk}/tables/new/", {"csrfmiddlewaretoken": "x" * 64}).status_code == 403
