@@ -68,6 +68,7 @@ def test_play_one_hand_to_settlement(page: Page, server_url: str, results_dir):
         if settlement.count():
             break
         version = _version(page)
+        page.evaluate("document.getElementById('table-error').replaceChildren()")  # a refusal is per click
         win = page.locator("[data-testid=choice-win], [data-testid=choice-self_win]")
         drawn = page.locator("[data-testid=discard-drawn]")
         if win.count():
