@@ -245,3 +245,54 @@ async def test_an_unexpected_error_becomes_an_error_fragment(monkeypatch):
         assert 'id="board"' in await reader.next()
     finally:
         await reader.communicator.disconnect()
+
+
+@database_sync_to_async
+def act_as(table_id: int, user, action: str) -> None:
+    services.table_act(
+        table_id=table_id, user=user, action=action, version=Table.objects.get(pk=table_id).version
+    )
+
+
+@database_sync_to_async
+def next_hand(table_id: int, user) -> None:
+    services.table_next_hand(table_id=table_id, user=user)
+
+
+async def test_a_claim_after_its_window_closed_is_refused():
+    """Alice is offered a claim, passes; the same claim sent later (current version) is refused."""
+    table_id, (alice,) = await setup_table(humans=1)
+    reader = Reader(await connect(f"/ws/table/{table_id}/", alice))
+    try:
+        claim = None
+        for _ in range(20):  # hands; a claim offer comes within the first one or two
+            for _ in range(2000):
+                version, state = await snapshot(table_id)
+                if state.phase == "ended":
+                    break
+                legal = state.legal_actions(0) if 0 in state.pending_seats() else []
+                offered = [a for a in legal if a.kind in ("pong", "chow", "exposed_kong")]
+                if state.phase == "claims" and offered:
+                    claim = str(offered[0])
+                    await act_as(table_id, alice, "0:pass")
+                    break
+                if legal:
+                    await act_as(table_id, alice, str(state.timeout_action(0)))
+                else:
+                    await tick()
+            if claim:
+                break
+            await next_hand(table_id, alice)
+        assert claim, "alice was never offered a claim"
+        version, state = await snapshot(table_id)
+        if 0 in state.pending_seats() and state.phase == "turn":  # her own draw came next: discard first
+            await act_as(table_id, alice, str(state.timeout_action(0)))
+            version, state = await snapshot(table_id)
+        await reader.until(version)
+        await send(reader, {"action": claim, "version": version})
+        frame = await reader.next()
+        expected = "hand_over" if state.phase == "ended" else "claim_window_closed"
+        assert f'data-error-code="{expected}"' in frame
+        assert (await snapshot(table_id))[0] == version
+    finally:
+        await reader.communicator.disconnect()
