@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.db.models import Q
+from django.db.models import Count, Q
 
 from games.names import FEATURES, PATTERNS, WIN_KINDS, pair
 
@@ -112,47 +112,43 @@ def player_stats(player: Player, room_id: int | None = None) -> PlayerStats:
     rows = HandRecord.objects.filter(player=player)
     if room_id is not None:
         rows = rows.filter(room_id=room_id)
-    patterns: Counter = Counter()
-    features: Counter = Counter()
-    kinds: Counter = Counter()
     running = 0
     win_run = loss_run = 0
-    best_id, best_payment = None, None
-    for rid, payment, won, self_drawn, dealt_in, drawn, pattern, feats, win_kind in rows.order_by(
-        "id"
-    ).values_list(
-        "id", "payment", "won", "self_drawn", "dealt_in", "drawn", "pattern", "features", "win_kind"
+    balance = stats.balance
+    for payment, won, self_drawn, dealt_in, drawn in rows.order_by("id").values_list(
+        "payment", "won", "self_drawn", "dealt_in", "drawn"
     ):
-        stats.hands += 1
         running += payment
-        stats.balance.append(running)
-        if drawn:
-            stats.draws += 1
-        if dealt_in:
-            stats.deal_ins += 1
+        balance.append(running)
         if won:
             stats.wins += 1
             stats.self_draws += self_drawn
-            patterns[pattern] += 1
-            kinds[win_kind] += 1
-            features.update(feats or ())
-            if best_payment is None or payment > best_payment:
-                best_id, best_payment = rid, payment
             win_run += 1
-            stats.best_win_streak = max(stats.best_win_streak, win_run)
+            if win_run > stats.best_win_streak:
+                stats.best_win_streak = win_run
         else:
             win_run = 0
+            stats.deal_ins += dealt_in
+            stats.draws += drawn
         if payment < 0:
             loss_run += 1
-            stats.worst_loss_streak = max(stats.worst_loss_streak, loss_run)
+            if loss_run > stats.worst_loss_streak:
+                stats.worst_loss_streak = loss_run
         else:
             loss_run = 0
+    stats.hands = len(balance)
     stats.total = running
-    stats.patterns = _distribution(patterns, PATTERNS, stats.wins)
-    stats.features = _distribution(features, FEATURES, stats.wins)
-    stats.win_kinds = _distribution(kinds, WIN_KINDS, stats.wins)
-    if best_id is not None:
-        stats.biggest_win = HandRecord.objects.select_related("hand", "room").get(pk=best_id)
+    if stats.wins:
+        won_rows = rows.filter(won=True)
+        patterns = Counter(dict(won_rows.values_list("pattern").annotate(n=Count("id")).order_by()))
+        kinds = Counter(dict(won_rows.values_list("win_kind").annotate(n=Count("id")).order_by()))
+        features: Counter = Counter()
+        for feats in won_rows.exclude(features=[]).values_list("features", flat=True):
+            features.update(feats)
+        stats.patterns = _distribution(patterns, PATTERNS, stats.wins)
+        stats.features = _distribution(features, FEATURES, stats.wins)
+        stats.win_kinds = _distribution(kinds, WIN_KINDS, stats.wins)
+        stats.biggest_win = won_rows.select_related("hand", "room").order_by("-payment", "id").first()
     if room_id is None and player.user_id is not None:
         from ledger.services import balance_of
 
