@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from tests.multiprocess.cluster import Cluster, DaphneServer
 
 LOG_FAILURE_MARKERS = ("Traceback", "game clock tick failed", "IntegrityError", "deadlock detected")
@@ -43,3 +45,26 @@ def human_actions(cluster: Cluster, table_id: int) -> list[dict]:
         (table_id,),
     )
     return [{"seat": s, "version": v, "action": a, "app": app} for s, v, a, app in rows]
+
+
+def assert_ledger_once(cluster: Cluster, table_ids: list[int]) -> None:
+    """Every ended hand at these tables has exactly one settlement journal, whose per-seat entries
+    are the hand's payments (so nothing was lost or posted twice) and sum to zero."""
+    hands = cluster.database.query(
+        """SELECT h.id, h.result -> 'payments' FROM games_hand h JOIN games_match m ON m.id = h.match_id
+           WHERE m.table_id = ANY(%s) AND h.result IS NOT NULL""",
+        (table_ids,),
+    )
+    assert hands, "no ended hand to check"
+    for hand_id, payments in hands:
+        journals = cluster.database.query(
+            "SELECT id FROM ledger_journal WHERE kind = 'hand' AND hand_id = %s", (hand_id,)
+        )
+        assert len(journals) == 1, f"hand {hand_id} has {len(journals)} settlement journals"
+        entries = cluster.database.query(
+            "SELECT seat, amount FROM ledger_ledgerentry WHERE journal_id = %s", (journals[0][0],)
+        )
+        assert sum(amount for _, amount in entries) == 0, f"hand {hand_id}: entries do not balance"
+        assert sorted((seat, amount) for seat, amount in entries) == [
+            (seat, Decimal(int(p))) for seat, p in enumerate(payments)
+        ], f"hand {hand_id}: entries differ from the payments {payments}"

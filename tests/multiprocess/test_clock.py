@@ -10,7 +10,7 @@ import asyncio
 
 from tests.multiprocess.client import TableClient
 from tests.multiprocess.cluster import wait_until
-from tests.multiprocess.helpers import assert_clean_logs, hands_ended
+from tests.multiprocess.helpers import assert_clean_logs, assert_ledger_once, hands_ended
 
 TABLES = 6
 
@@ -94,4 +94,5 @@ async def test_every_bot_move_and_timeout_happens_once_with_two_clocks(cluster, 
         )
     )
     assert set(writers) == {s.name for s in servers}, writers
+    assert_ledger_once(cluster, table_ids)
     assert_clean_logs(servers)

@@ -7,7 +7,7 @@ import asyncio
 
 from tests.multiprocess import frames
 from tests.multiprocess.client import TableClient
-from tests.multiprocess.helpers import assert_clean_logs, human_actions, table_row
+from tests.multiprocess.helpers import assert_clean_logs, assert_ledger_once, human_actions, table_row
 
 ROOM = {"bot_delay": 0.05, "discard_timeout": 60, "claim_timeout": 60}
 KILL_AFTER = 25  # versions into the hand
@@ -105,4 +105,5 @@ async def test_kill_9_mid_hand_clients_fail_over_and_the_hand_completes(cluster,
     assert final["scores"] == payments[0]
     assert sum(payments[0]) == 0
     assert states[0]["payments"] == dict(enumerate(payments[0]))
+    assert_ledger_once(cluster, [table_id])
     assert_clean_logs([survivor])

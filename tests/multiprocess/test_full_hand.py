@@ -7,7 +7,7 @@ import asyncio
 
 from tests.multiprocess import frames
 from tests.multiprocess.client import TableClient
-from tests.multiprocess.helpers import assert_clean_logs, human_actions, table_row
+from tests.multiprocess.helpers import assert_clean_logs, assert_ledger_once, human_actions, table_row
 
 ROOM = {"bot_delay": 0.02, "discard_timeout": 60, "claim_timeout": 60}
 
@@ -76,4 +76,5 @@ async def test_four_clients_on_two_processes_play_a_full_hand(cluster, servers):
     report = cluster.seed("replay_check", table_ids=[table_id])
     (entry,) = report.values()
     assert entry["contiguous"] and entry["replay_matches"] and entry["log_matches_state"]
+    assert_ledger_once(cluster, [table_id])
     assert_clean_logs(servers)
