@@ -68,6 +68,7 @@ class SeatView:
     concealed_count: int = 0
     revealed: list[str] | None = None
     payment: int | None = None
+    just_discarded: bool = False
     ready: bool = False
     autoplay: bool = False
 
@@ -175,6 +176,7 @@ def table_context(table: Table, user) -> dict:
         seat_view.wind_zh = names.pair(names.WINDS, data["wind"])[0]
         seat_view.is_dealer = data["seat"] == view["dealer"]
         seat_view.is_current = view["phase"] == "turn" and data["seat"] == view["current_seat"]
+        seat_view.just_discarded = view["phase"] == "claims" and data["seat"] == view["current_seat"]
         seat_view.flowers = list(data["flowers"])
         seat_view.melds = [_meld(m) for m in data["melds"]]
         seat_view.river = list(data["river"])

@@ -62,7 +62,7 @@ def test_play_one_hand_to_settlement(page: Page, server_url: str, results_dir):
 
     settlement = page.locator("#settlement.open")
     prompt = page.locator("#controls .choices, #controls [data-testid=discard], #settlement.open")
-    took_table_shot = False
+    took_table_shot = took_choice_shot = False
     for _ in range(MAX_MOVES):
         prompt.first.wait_for(timeout=WAIT_MS)
         if settlement.count():
@@ -71,6 +71,9 @@ def test_play_one_hand_to_settlement(page: Page, server_url: str, results_dir):
         page.evaluate("document.getElementById('table-error').replaceChildren()")  # a refusal is per click
         win = page.locator("[data-testid=choice-win], [data-testid=choice-self_win]")
         drawn = page.locator("[data-testid=discard-drawn]")
+        if not took_choice_shot and page.locator("[data-testid^=choice-]").count():
+            page.screenshot(path=str(results_dir / "claim-bar.png"), full_page=True)
+            took_choice_shot = True
         if win.count():
             win.first.click()
         elif page.locator("[data-testid=choice-pass]").count():

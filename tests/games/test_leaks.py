@@ -113,16 +113,17 @@ def check_frame(frame: str, viewer: int | None, known: dict) -> bool:
     assert seed not in frame and wall not in frame
     by_zone: dict[tuple, Counter] = {}
     for zone, seat, tile in tiles_in(frame):
-        assert zone in {"hand", "river", "melds", "flowers", "choices", "waits"}, (zone, tile)
+        assert zone in {"hand", "river", "melds", "flowers", "choices", "waits", "claim"}, (zone, tile)
         by_zone.setdefault((zone, seat), Counter())[tile] += 1
     for (zone, seat), tiles in by_zone.items():
         if zone == "hand":
             assert viewer is not None and seat == viewer, "a concealed hand shown to someone else"
             assert tiles == concealed(state, viewer)
+        elif zone == "claim":  # the tile being claimed: the discard, or the tile of an added kong
+            assert state.phase in ("claims", "rob") and list(tiles) == [code_to_str(state._claim_tile)]
         elif zone == "choices":
-            allowed = concealed(state, viewer) + Counter(
-                [code_to_str(state.last_discard)] if state.last_discard is not None else []
-            )
+            claimable = [t for t in (state.last_discard, state._claim_tile) if t is not None]
+            allowed = concealed(state, viewer) + Counter(code_to_str(t) for t in claimable)
             assert set(tiles) <= set(allowed), "a choice shows a tile the viewer does not hold"
     for seat in range(4):
         shown = sum(
