@@ -232,7 +232,10 @@ class Cluster:
         return env
 
     @classmethod
-    def create(cls, *, size: int, log_dir: Path, extra_env: dict[str, str] | None = None) -> Cluster:
+    def create(
+        cls, *, size: int, log_dir: Path, extra_env: dict[str, str] | None = None, collectstatic: bool = False
+    ) -> Cluster:
+        """Fresh database (migrated) and `size` running servers; `collectstatic` first for DEBUG=0."""
         missing = services_available()
         if missing:
             raise ClusterError(
@@ -247,6 +250,8 @@ class Cluster:
         )
         try:
             cluster.manage("migrate", "--noinput")
+            if collectstatic:
+                cluster.manage("collectstatic", "--noinput")
             cluster.servers = [cluster._server(f"daphne-{i}") for i in range(size)]
             for server in cluster.servers:
                 server.start()

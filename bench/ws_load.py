@@ -1,0 +1,351 @@
+"""Websocket load benchmark: N tables x 4 scripted players at a set pace (a benchmark, not a test).
+
+    .venv/bin/python bench/ws_load.py --tables 200 --pace 2 --duration 60 --processes 1
+    .venv/bin/python bench/ws_load.py --tables 400 --pace 2 --duration 60 --processes 2
+
+It creates a fresh PostgreSQL database and a Redis prefix, starts `--processes` daphne processes
+(production-like: DJANGO_DEBUG=0, each running the game clock), seats four people at each table and
+connects their websockets, spread round-robin over the processes the way a proxy would. Then every
+table plays one action every `--pace` seconds (the seat that is asked acts: discard the drawn tile,
+pass a claim, win when it can, deal the next hand when one ends), each table at its own phase.
+
+Printed: actions per second, the latency from sending an action to the LAST of the table's four
+clients receiving the update that carries it (p50/p95/p99/max), errors (refusals, lost sockets,
+updates not seen within --patience seconds), the server processes' memory (RSS) and CPU, and the
+load generator's own CPU (it shares the machine). Needs PostgreSQL and Redis (scripts/services.sh).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import resource
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+import websockets  # noqa: E402
+
+from tests.multiprocess.cluster import Cluster, ClusterError, DaphneServer  # noqa: E402
+
+VERSION_RE = re.compile(r'data-version="(\d+)"')
+ACTION_RE = re.compile(r'name="action" value="(\d:[a-z_]+(?::[0-9a-z]+)?)"')
+NEXT_HAND_RE = re.compile(r'name="command" value="next_hand"')
+ERROR_RE = re.compile(r'data-error-code="([a-z_]+)"')
+PREFERENCE = ("self_win", "win", "pass")
+CONNECT_BATCH = 20
+
+
+def choose(actions: list[str]) -> str | None:
+    """The scripted player: win when it can, pass every claim, otherwise discard the drawn tile."""
+    if not actions:
+        return None
+    for kind in PREFERENCE:
+        for action in actions:
+            if action.split(":")[1] == kind:
+                return action
+    discards = [a for a in actions if a.split(":")[1] == "discard"]
+    return discards[-1] if discards else actions[0]
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    refused: dict[str, int] = field(default_factory=dict)
+    lost_sockets: int = 0
+    unseen: int = 0
+    frames: int = 0
+
+    @property
+    def errors(self) -> int:
+        return sum(self.refused.values()) + self.lost_sockets + self.unseen
+
+
+class Player:
+    """One seat's websocket: remembers the newest version and the actions it is offered."""
+
+    def __init__(self, table: Table, seat: int, url: str, origin: str, session: str) -> None:
+        self.table, self.seat, self.url, self.origin, self.session = table, seat, url, origin, session
+        self.version = -1
+        self.actions: list[str] = []
+        self.next_hand = False
+        self.ws = None
+
+    async def connect(self) -> None:
+        self.ws = await websockets.connect(
+            self.url,
+            origin=self.origin,
+            additional_headers={"Cookie": f"sessionid={self.session}"},
+            open_timeout=60,
+            max_size=2**22,
+            ping_interval=None,
+        )
+
+    async def read(self, stats: Stats) -> None:
+        try:
+            async for message in self.ws:
+                stats.frames += 1
+                found = VERSION_RE.search(message)
+                if found is None:
+                    error = ERROR_RE.search(message)
+                    if error:
+                        stats.refused[error.group(1)] = stats.refused.get(error.group(1), 0) + 1
+                        self.table.refused()
+                    continue
+                version = int(found.group(1))
+                if version <= self.version:
+                    continue
+                self.version = version
+                self.actions = ACTION_RE.findall(message)
+                self.next_hand = bool(NEXT_HAND_RE.search(message))
+                self.table.seen(self.seat, version)
+        except websockets.ConnectionClosed:
+            pass
+        if not self.table.closing:
+            stats.lost_sockets += 1
+
+    async def send(self, message: dict) -> None:
+        await self.ws.send(json.dumps(message))
+
+
+class Table:
+    """Drives one table: one action every `pace` seconds, and measures how long its update takes
+    to reach all four players."""
+
+    def __init__(self, table_id: int, stats: Stats, pace: float, patience: float) -> None:
+        self.table_id, self.stats, self.pace, self.patience = table_id, stats, pace, patience
+        self.players: list[Player] = []
+        self.target: int | None = None
+        self.sent_at = 0.0
+        self.arrived: set[int] = set()
+        self.done = asyncio.Event()
+        self.changed = asyncio.Event()
+        self.closing = False
+
+    def seen(self, seat: int, version: int) -> None:
+        if self.target is not None and version >= self.target and seat not in self.arrived:
+            self.arrived.add(seat)
+            if len(self.arrived) == len(self.players):
+                self.stats.latencies.append(time.monotonic() - self.sent_at)
+                self.done.set()
+        self.changed.set()
+
+    def refused(self) -> None:
+        self.done.set()  # the action will not produce an update: move on to the next one
+
+    def _next_move(self) -> tuple[Player, dict] | None:
+        newest = max(p.version for p in self.players)
+        for player in self.players:
+            if player.version != newest:
+                continue
+            action = choose(player.actions)
+            if action is not None:
+                return player, {"action": action, "version": str(newest)}
+            if player.next_hand:
+                return player, {"command": "next_hand", "version": str(newest)}
+        return None
+
+    async def run(self, until: float) -> None:
+        loop = asyncio.get_running_loop()
+        next_slot = loop.time() + random.uniform(0, self.pace)
+        while loop.time() < until:
+            await asyncio.sleep(max(0.0, next_slot - loop.time()))
+            next_slot += self.pace
+            move = self._next_move()
+            if move is None:  # nobody is asked right now (e.g. a ready check): look again next slot
+                continue
+            player, message = move
+            self.target = max(p.version for p in self.players) + 1
+            self.arrived = set()
+            self.done.clear()
+            self.sent_at = time.monotonic()
+            self.stats.actions += 1
+            await player.send(message)
+            try:
+                await asyncio.wait_for(self.done.wait(), timeout=self.patience)
+            except TimeoutError:
+                self.stats.unseen += 1
+            self.target = None
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def sample_memory(servers: list[DaphneServer], peaks: dict[str, int], stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        for server in servers:
+            peaks[server.name] = max(peaks.get(server.name, 0), server.rss_kib())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=1.0)
+
+
+async def run_load(cluster: Cluster, seeded: dict, args: argparse.Namespace) -> dict:
+    stats = Stats()
+    servers = cluster.servers
+    tables = []
+    index = 0
+    for info in seeded["tables"]:
+        table = Table(info["table_id"], stats, args.pace, args.patience)
+        for seat, session in enumerate(info["sessions"]):
+            server = servers[index % len(servers)]
+            index += 1
+            url = f"{server.ws_url}/ws/table/{info['table_id']}/"
+            table.players.append(Player(table, seat, url, server.http_url, session))
+        tables.append(table)
+    players = [p for t in tables for p in t.players]
+    started = time.monotonic()
+    readers = []
+    # Not measured: connect in small batches, each waiting for its snapshots, so that no handshake
+    # waits past daphne's 5 s websocket connect timeout.
+    for batch in range(0, len(players), CONNECT_BATCH):
+        group = players[batch : batch + CONNECT_BATCH]
+        await asyncio.gather(*(p.connect() for p in group))
+        readers += [asyncio.create_task(p.read(stats)) for p in group]
+        for player in group:
+            while player.version < 0:
+                player.table.changed.clear()
+                await asyncio.wait_for(player.table.changed.wait(), timeout=60)
+    connect_seconds = time.monotonic() - started
+    print(f"connected {len(players)} websockets in {connect_seconds:.1f}s; starting the tables", flush=True)
+
+    await asyncio.to_thread(
+        cluster.seed,
+        "start",
+        table_ids=[t["table_id"] for t in seeded["tables"]],
+        players=[t["user_ids"] for t in seeded["tables"]],
+    )
+    # Every player has the dealt hand before the clock starts.
+    for table in tables:
+        while min(p.version for p in table.players) < 0 or not any(p.actions for p in table.players):
+            table.changed.clear()
+            await asyncio.wait_for(table.changed.wait(), timeout=60)
+
+    peaks: dict[str, int] = {}
+    stop = asyncio.Event()
+    sampler = asyncio.create_task(sample_memory(servers, peaks, stop))
+    cpu_before = {s.name: cpu_seconds(s.pid) for s in servers}
+    own_before = resource.getrusage(resource.RUSAGE_SELF)
+    stats.latencies.clear()
+    stats.actions = 0
+    began = time.monotonic()
+    until = asyncio.get_running_loop().time() + args.duration
+    await asyncio.gather(*(t.run(until) for t in tables))
+    elapsed = time.monotonic() - began
+    own_after = resource.getrusage(resource.RUSAGE_SELF)
+    cpu_after = {s.name: cpu_seconds(s.pid) for s in servers}
+    stop.set()
+    await sampler
+
+    for table in tables:
+        table.closing = True
+    await asyncio.gather(*(p.ws.close() for p in players), return_exceptions=True)
+    await asyncio.gather(*readers, return_exceptions=True)
+    return {
+        "stats": stats,
+        "elapsed": elapsed,
+        "peaks": peaks,
+        "cpu": {name: (cpu_after[name] - cpu_before[name]) / elapsed for name in cpu_after},
+        "own_cpu": (own_after.ru_utime + own_after.ru_stime - own_before.ru_utime - own_before.ru_stime)
+        / elapsed,
+    }
+
+
+def report(args: argparse.Namespace, result: dict) -> None:
+    stats: Stats = result["stats"]
+    ms = [x * 1000 for x in stats.latencies]
+    print(
+        f"\nws_load: {args.tables} tables x 4 clients, {args.processes} daphne process(es), "
+        f"one action per table every {args.pace:g}s, {result['elapsed']:.0f}s measured"
+    )
+    print(
+        f"  actions/s        {stats.actions / result['elapsed']:.1f}  ({stats.actions} actions, {len(ms)} delivered to all 4)"
+    )
+    print(
+        f"  latency ms       p50 {percentile(ms, 50):.1f}  p95 {percentile(ms, 95):.1f}  "
+        f"p99 {percentile(ms, 99):.1f}  max {max(ms, default=float('nan')):.1f}"
+        f"  mean {statistics.fmean(ms) if ms else float('nan'):.1f}"
+    )
+    refused = ", ".join(f"{code} {n}" for code, n in sorted(stats.refused.items())) or "none"
+    print(
+        f"  errors           {stats.errors}  (refused: {refused}; lost sockets {stats.lost_sockets}; "
+        f"not delivered within {args.patience:g}s {stats.unseen})"
+    )
+    for name, peak in sorted(result["peaks"].items()):
+        print(
+            f"  {name:<16} peak RSS {peak / 1024:.0f} MiB, CPU {result['cpu'][name] * 100:.0f}% of one core"
+        )
+    print(f"  load generator   CPU {result['own_cpu'] * 100:.0f}% of one core")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--pace", type=float, default=2.0, help="seconds between two actions at one table")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of measured play")
+    parser.add_argument("--processes", type=int, default=1, help="daphne processes to start")
+    parser.add_argument(
+        "--patience", type=float, default=10.0, help="seconds before an update counts as lost"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="random phase of the tables")
+    parser.add_argument(
+        "--env", action="append", default=[], metavar="NAME=VALUE", help="extra environment for the servers"
+    )
+    args = parser.parse_args(argv)
+    if args.tables < 1 or args.processes < 1 or args.pace <= 0 or args.duration <= 0:
+        parser.error("--tables, --processes, --pace and --duration must be positive")
+    random.seed(args.seed)
+
+    log_dir = Path(os.environ.get("WS_LOAD_LOG_DIR", "/tmp/ws_load_logs"))
+    env = {
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "ws-load-benchmark-" + "x" * 40,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DJANGO_LOG_LEVEL": "ERROR",
+    }
+    for item in args.env:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            parser.error(f"--env takes NAME=VALUE, not {item!r}")
+        env[name] = value
+    try:
+        print(
+            f"starting {args.processes} daphne process(es) on a fresh database (logs in {log_dir})",
+            flush=True,
+        )
+        cluster = Cluster.create(size=args.processes, log_dir=log_dir, extra_env=env, collectstatic=True)
+    except ClusterError as error:
+        print(f"ws_load: {error}", file=sys.stderr)
+        return 2
+    try:
+        room = {"discard_timeout": 600, "claim_timeout": 600, "bot_delay": 1}
+        seeded = cluster.seed("tables", count=args.tables, humans=4, room=room)
+        result = asyncio.run(run_load(cluster, seeded, args))
+    finally:
+        cluster.close()
+    report(args, result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
