@@ -78,16 +78,17 @@ def expire_grace(table: Table, now: datetime) -> bool:
 
 
 def mark_away_seats(table: Table, now: datetime) -> None:
-    """A new hand starts: a person who is not connected starts their grace period now."""
-    table.seats.filter(user__isnull=False, connected=False).exclude(autoplay_reason=AWAY).update(
-        away_since=now
-    )
+    """A new hand starts: a person still away since an earlier disconnect gets a fresh grace period."""
+    table.seats.filter(user__isnull=False, connected=False, away_since__isnull=False).exclude(
+        autoplay_reason=AWAY
+    ).update(away_since=now)
 
 
 def seat_disconnected(*, table_id: int, user, now: datetime | None = None) -> None:
-    """The person's socket closed: start the grace period if a hand is being played.
+    """The person's socket closed: start the grace period if the match is on.
 
-    Presence alone is not game state (no version bump); the grace deadline joins the Table's deadline.
+    Presence alone is not game state (no version bump); during a hand the grace deadline joins the
+    Table's deadline; between hands it starts again when the next hand is dealt.
     """
     if user is None or not getattr(user, "is_authenticated", False):
         return
@@ -99,11 +100,12 @@ def seat_disconnected(*, table_id: int, user, now: datetime | None = None) -> No
             return
         seat.connected = False
         fields = ["connected"]
-        if hand_in_progress(table) is not None and seat.away_since is None and seat.autoplay_reason != AWAY:
+        playing = table.status == Table.Status.PLAYING
+        if playing and seat.away_since is None and seat.autoplay_reason != AWAY:
             seat.away_since = now
             fields.append("away_since")
             due = now + timedelta(seconds=table.room.grace_period)
-            if table.deadline is None or due < table.deadline:
+            if hand_in_progress(table) is not None and (table.deadline is None or due < table.deadline):
                 table.deadline = due
                 table.save(update_fields=["deadline"])
         seat.save(update_fields=fields)
