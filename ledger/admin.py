@@ -1,0 +1,235 @@
+"""Staff pages for the ledger: read-only books, penalties issued by hand and reversed, player bans.
+
+Every write goes through `ledger.services` / `games.services` and is recorded in Django's admin log
+(`LogEntry`) — additions by the admin itself, custom actions with `log_change`.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from games.services import ServiceError, ban_player, unban_player
+
+from .models import Account, Ban, Journal, LedgerEntry, Penalty
+from .services import _match_users, balance_of, issue_penalty, journal_total, reverse_penalty
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """The books are append-only: staff may look, never add, edit or delete here."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Account)
+class AccountAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "kind", "user", "balance", "created")
+    list_filter = ("kind",)
+    search_fields = ("user__username",)
+
+    @admin.display(description="余额 Balance")
+    def balance(self, obj: Account):
+        return balance_of(obj)
+
+
+class EntryInline(admin.TabularInline):
+    model = LedgerEntry
+    fields = ("account", "seat", "amount")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Journal)
+class JournalAdmin(ReadOnlyAdmin):
+    list_display = ("id", "kind", "hand", "penalty", "reverses", "memo", "total", "created_by", "created")
+    list_filter = ("kind",)
+    inlines = [EntryInline]
+
+    @admin.display(description="合计 Sum")
+    def total(self, obj: Journal):
+        return journal_total(obj)
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(ReadOnlyAdmin):
+    list_display = ("id", "journal", "account", "seat", "amount", "created")
+    list_filter = ("journal__kind", "account__kind")
+    search_fields = ("account__user__username",)
+
+
+class PenaltyIssueForm(forms.ModelForm):
+    """Issue a penalty by hand: the hand, the seat charged, and a reason (required)."""
+
+    seat = forms.IntegerField(min_value=0, max_value=3)
+    reason = forms.CharField(max_length=200, required=True, strip=True)
+
+    class Meta:
+        model = Penalty
+        fields = ("hand", "seat", "reason")
+
+    def clean(self):
+        data = super().clean()
+        hand, seat = data.get("hand"), data.get("seat")
+        if hand is not None and seat is not None and _match_users(hand)[seat] is None:
+            raise forms.ValidationError("That seat was played by a bot; only a person can be penalised.")
+        return data
+
+
+class ReverseForm(forms.Form):
+    reason = forms.CharField(max_length=200, required=True, strip=True, label="原因 Reason")
+
+
+@admin.register(Penalty)
+class PenaltyAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "hand",
+        "seat",
+        "user",
+        "kind",
+        "amount",
+        "reason",
+        "issued_by",
+        "reversed",
+        "created",
+    )
+    list_filter = ("kind",)
+    search_fields = ("user__username", "reason")
+    raw_id_fields = ("hand",)
+    readonly_fields = (
+        "hand",
+        "seat",
+        "user",
+        "kind",
+        "amount",
+        "reason",
+        "issued_by",
+        "created",
+        "reverse_link",
+    )
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = PenaltyIssueForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.readonly_fields if obj is not None else ()
+
+    def get_fields(self, request, obj=None):
+        return self.readonly_fields if obj is not None else ("hand", "seat", "reason")
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def save_model(self, request, obj, form, change) -> None:
+        if change:
+            raise PermissionDenied("Penalties are never edited; reverse one instead.")
+        penalty = issue_penalty(
+            hand=form.cleaned_data["hand"],
+            seat=form.cleaned_data["seat"],
+            reason=form.cleaned_data["reason"],
+            issued_by=request.user,
+        )
+        obj.__dict__.update(penalty.__dict__)
+
+    @admin.display(boolean=True, description="已冲正 Reversed")
+    def reversed(self, obj: Penalty) -> bool:
+        return obj.is_reversed
+
+    @admin.display(description="冲正 Reverse")
+    def reverse_link(self, obj: Penalty):
+        if obj.pk is None or obj.is_reversed:
+            return "—"
+        url = reverse("admin:ledger_penalty_reverse", args=[obj.pk])
+        return format_html('<a class="button" href="{}">冲正 Reverse this penalty</a>', url)
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.reverse_view)
+        return [path("<int:penalty_id>/reverse/", view, name="ledger_penalty_reverse"), *super().get_urls()]
+
+    def reverse_view(self, request, penalty_id: int):
+        penalty = get_object_or_404(Penalty, pk=penalty_id)
+        if not self.has_change_permission(request, penalty):
+            raise PermissionDenied
+        form = ReverseForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                journal = reverse_penalty(
+                    penalty=penalty, reason=form.cleaned_data["reason"], by=request.user
+                )
+            except ServiceError as error:
+                messages.error(request, error.message)
+            else:
+                self.log_change(
+                    request, penalty, f"Reversed by journal #{journal.pk}: {form.cleaned_data['reason']}"
+                )
+                messages.success(request, f"冲正 Reversed: journal #{journal.pk}")
+                return redirect("admin:ledger_penalty_change", penalty.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"冲正 Reverse penalty #{penalty.pk}",
+            "penalty": penalty,
+            "form": form,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/ledger/penalty/reverse.html", context)
+
+
+class BanForm(forms.ModelForm):
+    reason = forms.CharField(max_length=200, required=True, strip=True)
+
+    class Meta:
+        model = Ban
+        fields = ("user", "reason")
+
+
+@admin.register(Ban)
+class BanAdmin(admin.ModelAdmin):
+    """Players: ban one (they cannot sit; a seated one stands up after the hand), lift a ban."""
+
+    list_display = ("user", "reason", "banned_by", "created", "lifted", "lifted_by")
+    list_filter = (("lifted", admin.EmptyFieldListFilter),)
+    search_fields = ("user__username", "reason")
+    raw_id_fields = ("user",)
+    actions = ["lift_bans"]
+    form = BanForm
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("user", "reason", "banned_by", "created", "lifted", "lifted_by") if obj is not None else ()
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def save_model(self, request, obj, form, change) -> None:
+        if change:
+            return
+        ban = ban_player(user=form.cleaned_data["user"], reason=form.cleaned_data["reason"], by=request.user)
+        obj.__dict__.update(ban.__dict__)
+
+    @admin.action(description="解除禁令 Lift the selected bans (unban)")
+    def lift_bans(self, request, queryset) -> None:
+        lifted = 0
+        for ban in queryset.filter(lifted__isnull=True).select_related("user"):
+            lifted += unban_player(user=ban.user, by=request.user)
+            self.log_change(request, ban, "Unbanned")
+        self.message_user(request, f"解除 Lifted {lifted} ban(s).")
