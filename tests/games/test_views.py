@@ -134,3 +134,12 @@ def test_forms_pushed_over_the_socket_carry_a_working_csrf_token(room, alice):
     assert response.status_code == 302 and Table.objects.count() == 1
     assert 'name="csrfmiddlewaretoken"' not in render_lobby_fragment(alice, None)
     assert client.post(f"/rooms/{room.pk}/tables/new/", {"csrfmiddlewaretoken": "x" * 64}).status_code == 403
+
+
+def test_a_seated_player_can_leave_mid_hand_from_the_table_page(client_for, bot_table, alice):
+    client = client_for(alice)
+    page = client.get(f"/table/{bot_table.pk}/").content.decode()
+    assert 'data-testid="leave"' in page and "hx-confirm" in page
+    assert client.post(f"/table/{bot_table.pk}/stand/").status_code == 302
+    assert not bot_table.seats.filter(user=alice).exists()
+    assert 'data-testid="leave"' not in client.get(f"/table/{bot_table.pk}/").content.decode()
