@@ -15,12 +15,14 @@ from django.utils import timezone
 
 from accounts.models import display_name
 from games import names
+from games.engine.bots import levels as bot_levels
 from games.engine.tiles import format_tiles, parse_tiles
 from games.models import Room, Seat, Table
 from games.services import ServiceError, current_hand, load_state
 from games.services.stakes import room_stakes
 
 POSITIONS = ("bottom", "right", "top", "left")
+BOT_LEVEL_NAMES = {"easy": "简单 Easy", "normal": "普通 Normal", "hard": "困难 Hard"}
 MELD_KIND_NAMES = {
     "chow": "吃",
     "pong": "碰",
@@ -159,6 +161,7 @@ def table_context(table: Table, user) -> dict:
         "can_sit": table.status == Table.Status.WAITING and me is None and any(s.is_empty for s in seats),
         "has_empty": any(s.is_empty for s in seats),
         "state": None,
+        "bot_levels": [(level, BOT_LEVEL_NAMES.get(level, level)) for level in bot_levels()],
         # Platform rules (issue 4): the stake, the ready check's countdown, 托管.
         "is_owner": me is not None and table.owner_id == me.user_id,
         "stake_options": room_stakes(table.room),

@@ -88,7 +88,8 @@ def table_stand(request, table_id: int):
 @login_required
 @require_POST
 def table_fill(request, table_id: int):
-    return _call(request, table_id, services.table_fill_bots, table_id=table_id)
+    level = request.POST.get("level") or None
+    return _call(request, table_id, services.table_fill_bots, table_id=table_id, level=level)
 
 
 @login_required

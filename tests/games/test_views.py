@@ -143,3 +143,21 @@ def test_a_seated_player_can_leave_mid_hand_from_the_table_page(client_for, bot_
     assert client.post(f"/table/{bot_table.pk}/stand/").status_code == 302
     assert not bot_table.seats.filter(user=alice).exists()
     assert 'data-testid="leave"' not in client.get(f"/table/{bot_table.pk}/").content.decode()
+
+
+def test_fill_with_a_chosen_bot_level(client_for, room, alice):
+    from games.engine.bots import levels
+
+    table = services.table_create(room_id=room.pk, user=alice)
+    client = client_for(alice)
+    assert 'data-testid="bot-level"' in client.get(f"/table/{table.pk}/").content.decode()
+    level = levels()[-1]
+    assert client.post(f"/table/{table.pk}/fill/", {"level": level}).status_code == 302
+    assert set(table.seats.filter(is_bot=True).values_list("bot_level", flat=True)) == {level}
+
+
+def test_fill_with_an_unknown_level_changes_nothing(client_for, room, alice):
+    table = services.table_create(room_id=room.pk, user=alice)
+    response = client_for(alice).post(f"/table/{table.pk}/fill/", {"level": "<b>god</b>"}, follow=True)
+    assert response.status_code == 200 and "机器人等级" in response.content.decode()
+    assert not table.seats.filter(is_bot=True).exists()

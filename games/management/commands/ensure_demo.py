@@ -2,6 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
+from games.engine.bots import levels as bot_levels
 from games.models import Room
 
 DEMO_ROOM = "演示房间 Demo"
@@ -11,5 +12,10 @@ class Command(BaseCommand):
     help = "Ensure the demo room exists."
 
     def handle(self, *args, **options):
-        room, created = Room.objects.get_or_create(name=DEMO_ROOM, defaults={"preset": Room.Preset.STANDARD})
-        self.stdout.write(f"demo room {'created' if created else 'already there'}: {room.name} (id {room.pk})")
+        level = "normal" if "normal" in bot_levels() else "easy"
+        room, created = Room.objects.get_or_create(
+            name=DEMO_ROOM, defaults={"preset": Room.Preset.STANDARD, "bot_level": level}
+        )
+        self.stdout.write(
+            f"demo room {'created' if created else 'already there'}: {room.name} (id {room.pk})"
+        )
