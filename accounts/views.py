@@ -9,6 +9,8 @@ from django.db import transaction
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from ledger.services import balance_of
+
 from .forms import ProfileForm, SignUpForm
 from .models import Profile
 
@@ -36,4 +38,4 @@ def profile(request):
         form.save()
         messages.success(request, "已保存 Saved")
         return redirect("accounts:profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    return render(request, "accounts/profile.html", {"form": form, "balance": balance_of(request.user)})
