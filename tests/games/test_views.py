@@ -161,3 +161,18 @@ def test_fill_with_an_unknown_level_changes_nothing(client_for, room, alice):
     response = client_for(alice).post(f"/table/{table.pk}/fill/", {"level": "<b>god</b>"}, follow=True)
     assert response.status_code == 200 and "机器人等级" in response.content.decode()
     assert not table.seats.filter(is_bot=True).exists()
+
+
+def test_commitment_shown_during_the_hand_and_verifiable_after(client_for, bot_table, alice):
+    import hashlib
+
+    from .helpers import play_until_ended
+
+    hand = bot_table.matches.get().hands.get()
+    assert hand.commitment[:10] in client_for(alice).get(f"/table/{bot_table.pk}/").content.decode()
+    play_until_ended(bot_table, {0: alice})
+    html = client_for(alice).get(f"/table/{bot_table.pk}/").content.decode()
+    hand.refresh_from_db()
+    wall = hand.result["wall"]
+    assert hand.seed in html and wall in html
+    assert hashlib.sha256(f"{hand.seed}:{wall}".encode()).hexdigest() == hand.commitment
