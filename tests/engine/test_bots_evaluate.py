@@ -155,3 +155,26 @@ def test_fast_discard_path_agrees_with_plain_definitions():
             assert option.useful == ev.useful_tiles(option.plan, hand, unseen)
             hand[option.tile] += 1
         assert hand == before
+
+
+def test_junk_tiles_are_the_ones_no_closest_plan_uses():
+    hand = counts("123456m789m11z22z5s")
+    assert ev.junk_tiles(hand, ev.ALL_PLANS) == [tile("5s")]
+    assert ev.junk_tiles(counts("123456m789m11z22z5m"), ev.ALL_PLANS) == []
+
+
+def test_discarding_junk_matches_the_best_ranked_discard():
+    rng = random.Random(7)
+    full = [code for code in range(34) for _ in range(4)]
+    checked = 0
+    for _ in range(400):
+        hand = to_counts(rng.sample(full, 14))
+        junk = ev.junk_tiles(hand, ev.ALL_PLANS)
+        if not junk:
+            continue
+        checked += 1
+        unseen = [4 - n for n in hand]
+        best = ev.evaluate_discards(hand, ev.ALL_PLANS, unseen)[0]
+        junk_option = next(o for o in ev.evaluate_discards(hand, ev.ALL_PLANS, unseen) if o.tile == junk[0])
+        assert junk_option.shanten == best.shanten
+    assert checked > 20

@@ -30,13 +30,15 @@ def after_dealer_discards(
     return state
 
 
-@pytest.fixture
-def bot():
-    return get_bot("normal")
+@pytest.fixture(params=["normal", "hard"])
+def bot(request):
+    """Both planning levels share these judgement calls."""
+    return get_bot(request.param)
 
 
-def test_normal_is_registered():
-    assert {"easy", "normal"} <= set(levels())
+def test_levels_are_registered():
+    assert {"easy", "normal", "hard"} <= set(levels())
+    assert get_bot("hard").level == "hard"
 
 
 def test_wins_on_a_discard_whenever_it_can(bot):
@@ -102,9 +104,10 @@ def test_keeps_four_tiles_that_are_worth_more_as_sequences(bot):
     assert bot.choose(state, 0).kind == "discard"
 
 
-def test_every_choice_is_legal_through_a_whole_hand():
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_every_choice_is_legal_through_a_whole_hand(level):
     state = GameState.new(seed="ab" * 32)
-    bots = [get_bot("normal") for _ in range(4)]
+    bots = [get_bot(level) for _ in range(4)]
     while state.phase != "ended":
         seat = state.pending_seats()[0]
         action = bots[seat].choose(state, seat)

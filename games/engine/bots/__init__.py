@@ -38,11 +38,13 @@ def get_bot(level: str) -> Bot:
 
 
 def _register_builtin() -> None:
+    from .hard import HardBot
     from .normal import NormalBot
     from .simple import SimpleBot
 
     register("easy", SimpleBot)
     register("normal", NormalBot)
+    register("hard", HardBot)
 
 
 _register_builtin()

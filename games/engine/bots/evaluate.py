@@ -389,11 +389,28 @@ class _Hand:
     Groups are 0 m, 1 p, 2 s, 3 honours. For each: tiles held, pongs, pairs, and the unseen copies
     of the kinds held 0 / 1 / 2 / 3 times (the useful-tile sums of a draw of each kind)."""
 
-    __slots__ = ("counts", "unseen", "keys", "size", "pong", "pair", "u0", "u1", "u2", "u3")
+    __slots__ = (
+        "counts",
+        "unseen",
+        "keys",
+        "size",
+        "pong",
+        "pair",
+        "u0",
+        "u1",
+        "u2",
+        "u3",
+        "pong_reach",
+        "chow_reach",
+    )
 
-    def __init__(self, counts: list[int], unseen: Sequence[int]) -> None:
+    def __init__(
+        self, counts: list[int], unseen: Sequence[int], pong_reach: float = 3.0, chow_reach: float = 1.6
+    ) -> None:
         self.counts = counts
         self.unseen = unseen
+        self.pong_reach = pong_reach
+        self.chow_reach = chow_reach
         self.keys = [suit_key(counts, s) for s in range(3)]
         size, pong, pair = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]
         u0, u1, u2, u3 = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]
@@ -484,14 +501,14 @@ class _Hand:
             if ready:
                 reach += left
             else:
-                reach += left * (PONG_REACH if counts[base + r] == 2 else CHOW_REACH)
+                reach += left * (self.pong_reach if counts[base + r] == 2 else self.chow_reach)
         if with_honours:
             if single_helps:
                 useful += self.u1[3]
                 reach += self.u1[3]
             if pair_helps:
                 useful += self.u2[3]
-                reach += self.u2[3] * (1.0 if ready else PONG_REACH)
+                reach += self.u2[3] * (1.0 if ready else self.pong_reach)
         return formula, useful, reach
 
     def pongs(self, groups: Sequence[int], need: int, n: int) -> tuple[int, int, float]:
@@ -515,7 +532,7 @@ class _Hand:
         if pairs and _pong_value(pongs + 1, pairs - 1, need) < formula:
             got = sum(self.u2[g] for g in groups)
             useful += got
-            reach += got * (1.0 if formula == 0 else PONG_REACH)
+            reach += got * (1.0 if formula == 0 else self.pong_reach)
         return formula, useful, reach
 
     def feng(self, n: int) -> tuple[int, int, float]:
@@ -549,6 +566,7 @@ def evaluate_discards(
     slack: int = 0,
     claims: bool = False,
     breadth: int = 0,
+    reach: tuple[float, float] | None = None,
 ) -> list[DiscardOption]:
     """Rank the discards of a 3n+2 concealed hand, best first.
 
@@ -556,7 +574,8 @@ def evaluate_discards(
     with the smallest distance, the score is the weighted count of useful tiles, summed over the
     plans within `slack` of that distance (the best plan counts fully, looser plans are tie-breakers
     weighted 1/10 per step). `weights` maps plan to value weight (default 1). With `claims`, useful
-    tiles that can also be claimed count more (`PONG_REACH`, `CHOW_REACH`).
+    tiles that can also be claimed count more (`reach` = (pong, chow) weights, by default
+    `PONG_REACH`, `CHOW_REACH`).
 
     Only plans within `breadth + slack` of the closest are looked at (the others cannot score), so
     the distance of a discard that sets the hand back can be overstated unless `breadth` is large;
@@ -568,7 +587,7 @@ def evaluate_discards(
     if not plans:
         plans = [PENG]
     need = need_sets(n)
-    hand = _Hand(counts, unseen)
+    hand = _Hand(counts, unseen, *(reach or (PONG_REACH, CHOW_REACH)))
     base = {plan: hand.distance(plan, need, n) for plan in plans}
     best_base = min(base.values())
     live = [plan for plan in plans if base[plan] <= best_base + breadth + slack]
@@ -618,3 +637,20 @@ def best_shanten(counts: Sequence[int], plans: Sequence[int]) -> tuple[int, int]
         if s < best[0]:
             best = (s, plan)
     return best
+
+
+def junk_tiles(counts: list[int], plans: Sequence[int]) -> list[int]:
+    """Kinds held that no plan at the closest distance can use, lowest first.
+
+    Discarding one of them keeps every closest plan exactly as it is (the same distance and the same
+    useful tiles), so when there are any, a bot playing for speed alone need not rank the rest.
+    """
+    n = sum(counts)
+    if not plans:
+        return []
+    hand = _Hand(counts, [0] * N_KINDS)
+    need = need_sets(n)
+    base = [(hand.distance(plan, need, n), plan) for plan in plans]
+    best = min(d for d, _ in base)
+    closest = [_ALLOWS[plan] for d, plan in base if d == best]
+    return [k for k in range(N_KINDS) if counts[k] and not any(allows[k] for allows in closest)]

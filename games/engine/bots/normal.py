@@ -74,6 +74,10 @@ class NormalBot:
     level = "normal"
     value_weighted = True
     claim_reach = True
+    reach = (ev.PONG_REACH, ev.CHOW_REACH)
+    claim_when_level = False  # also claim when the distance stays the same
+    chow_until = 99  # chow only when it leaves the hand at most this far from ready
+    slack = 0
     caution = _CAUTION
 
     def choose(self, state, seat: int) -> Action:
@@ -119,9 +123,25 @@ class NormalBot:
         if not pos.plans:
             # No qualifying hand is possible any more: discard purely for safety.
             return by_tile[min(by_tile, key=lambda t: (self.risk(pos, t, threats), -pos.counts[t], t))]
+        if not threats:
+            junk = ev.junk_tiles(pos.counts, pos.plans)
+            if junk:
+                return by_tile[junk[0]]
         weights = pos.weights() if self.value_weighted else None
-        options = ev.evaluate_discards(pos.counts, pos.plans, pos.unseen, weights, claims=self.claim_reach)
-        return by_tile[self.pick(pos, options, threats).tile]
+        options = ev.evaluate_discards(
+            pos.counts,
+            pos.plans,
+            pos.unseen,
+            weights,
+            slack=self.slack,
+            claims=self.claim_reach,
+            reach=self.reach,
+        )
+        return by_tile[self.pick(pos, self.rank(pos, options), threats).tile]
+
+    def rank(self, pos: Position, options: list[ev.DiscardOption]) -> list[ev.DiscardOption]:
+        """Hook for a deeper ordering of the evaluated discards (best first)."""
+        return options
 
     def risk(self, pos: Position, tile: int, threats) -> float:
         return danger(tile, threats, pos.unseen) + 0.5 * chengbao_risk(
@@ -154,7 +174,9 @@ class NormalBot:
             for action in kinds.get(kind, ()):
                 after = self.after_claim(pos, action, tile)
                 # A kong draws a replacement, so no worse than now is progress (and earns 花).
-                ok = after <= before if kind == "exposed_kong" else after < before
+                ok = after <= before if kind == "exposed_kong" or self.claim_when_level else after < before
+                if kind == "chow" and after > self.chow_until:
+                    ok = False
                 if ok and (best is None or (after, rank) < best[:2]):
                     best = (after, rank, action)
         if best is None:

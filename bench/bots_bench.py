@@ -1,0 +1,71 @@
+"""Bot strength and speed by self-play (issue 5). Prints figures; asserts nothing.
+
+    .venv/bin/python bench/bots_bench.py [--hands 4000] [--seed S]
+
+Runs, with seats rotating between hands (as `python -m games.engine simulate` does):
+
+1. `normal,easy,easy,easy` — normal's win rate against an easy seat's, and its gain per hand;
+2. `hard,normal,normal,normal` — the same for hard against normal;
+3. `normal,normal,normal,normal` — hands per CPU second and the decision p99.
+
+Targets: the stronger bot wins ≥ 1.5× as often as a weaker seat and gains on average; a decision
+≤ 10 ms at p99; four normal bots ≥ 100 hands/s on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engine.simulate import simulate  # noqa: E402
+
+
+def _match(hands: int, seed: str, strong: str, weak: str) -> None:
+    started = time.process_time()
+    summary = simulate(hands, seed, [strong, weak, weak, weak])
+    cpu = time.process_time() - started
+    a, b = summary["per_level"][strong], summary["per_level"][weak]
+    ratio = a["win_rate"] / b["win_rate"] if b["win_rate"] else float("inf")
+    print(f"{strong} vs 3×{weak}: {hands} hands, seed {seed!r}")
+    for level, row in ((strong, a), (weak, b)):
+        print(
+            f"  {level:7s} win {row['win_rate']:.4f}  deal-in {row['deal_in_rate']:.4f}  "
+            f"gain/hand {row['avg_gain']:+.3f}  draw {row['draw_rate']:.4f}"
+        )
+    print(f"  win-rate ratio {ratio:.2f} (target ≥ 1.5); decision p99 {summary['decision_p99_ms']} ms")
+    print(f"  {hands / cpu:.1f} hands per CPU second")
+
+
+def _speed(hands: int, seed: str) -> None:
+    started = time.process_time()
+    summary = simulate(hands, seed, ["normal"] * 4)
+    cpu = time.process_time() - started
+    print(f"4×normal: {hands} hands, seed {seed!r}")
+    print(
+        f"  {hands / cpu:.1f} hands per CPU second (target ≥ 100); decision p99 {summary['decision_p99_ms']} ms"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=4000)
+    parser.add_argument("--seed", default="bots-bench")
+    parser.add_argument("--only", choices=("normal", "hard", "speed"), help="run one of the three")
+    args = parser.parse_args()
+    if args.hands < 1:
+        parser.error("--hands must be positive")
+    if args.only in (None, "normal"):
+        _match(args.hands, args.seed, "normal", "easy")
+    if args.only in (None, "hard"):
+        _match(args.hands, args.seed, "hard", "normal")
+    if args.only in (None, "speed"):
+        _speed(max(1, args.hands // 4), args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
