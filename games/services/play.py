@@ -255,7 +255,7 @@ def table_act(*, table_id: int, user, action, version) -> Table:
     require_user(user)
     try:
         version = int(version)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:  # "1e400" parses to inf
         raise ServiceError("stale_version") from exc
     with transaction.atomic():
         table = locked_table(table_id)

@@ -105,6 +105,9 @@ BAD_MESSAGES = [
     ({"action": "0:teleport:5p"}, "bad_action"),
     ({"action": "0:discard:5x"}, "bad_action"),
     ({"kind": "discard"}, "bad_action"),
+    ({"kind": "discard", "tile": ["5p"]}, "bad_action"),
+    ('{"action": "0:pass", "version": 1e400}', "stale_version"),
+    ('{"action": "0:pass", "version": NaN}', "stale_version"),
 ]
 
 
