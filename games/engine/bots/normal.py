@@ -22,13 +22,13 @@ from . import evaluate as ev
 from .defense import chengbao_risk, danger, read_threats, unseen_counts
 
 # Danger penalty per step of distance from ready (in units of distance).
-_CAUTION = (0.7, 1.5, 3.0, 5.0)
+_CAUTION = (0.2, 0.5, 1.0, 2.0)
 
 
 class Position:
     """One seat's knowledge at a decision: own tiles, own melds, what it cannot see."""
 
-    __slots__ = ("state", "seat", "counts", "melds", "shapes", "plans", "unseen", "hua")
+    __slots__ = ("state", "seat", "counts", "melds", "shapes", "plans", "unseen", "hua", "partner_watch")
 
     def __init__(self, state, seat: int) -> None:
         self.state = state
@@ -39,6 +39,8 @@ class Position:
         self.plans = ev.open_plans(self.shapes)
         self.unseen = unseen_counts(state, seat)
         self.hua = hua_of(self.counts, self.melds, state.flowers[seat])
+        # Some opponent is one claim from becoming this seat's 承包 partner.
+        self.partner_watch = any(state.feeds[o][seat] == 2 for o in range(4) if o != seat)
 
     def weights(self) -> dict[int, float]:
         return {plan: float(ev.plan_value(plan, self.hua)) for plan in self.plans}
@@ -75,9 +77,6 @@ class NormalBot:
     value_weighted = True
     claim_reach = True
     reach = (ev.PONG_REACH, ev.CHOW_REACH)
-    claim_when_level = False  # also claim when the distance stays the same
-    chow_until = 99  # chow only when it leaves the hand at most this far from ready
-    slack = 0
     caution = _CAUTION
 
     def choose(self, state, seat: int) -> Action:
@@ -133,20 +132,16 @@ class NormalBot:
             pos.plans,
             pos.unseen,
             weights,
-            slack=self.slack,
             claims=self.claim_reach,
             reach=self.reach,
         )
-        return by_tile[self.pick(pos, self.rank(pos, options), threats).tile]
-
-    def rank(self, pos: Position, options: list[ev.DiscardOption]) -> list[ev.DiscardOption]:
-        """Hook for a deeper ordering of the evaluated discards (best first)."""
-        return options
+        return by_tile[self.pick(pos, options, threats).tile]
 
     def risk(self, pos: Position, tile: int, threats) -> float:
-        return danger(tile, threats, pos.unseen) + 0.5 * chengbao_risk(
-            pos.state, pos.seat, tile, pos.unseen, threats
-        )
+        risk = danger(tile, threats, pos.unseen)
+        if pos.partner_watch:
+            risk += 0.5 * chengbao_risk(pos.state, pos.seat, tile, pos.unseen, threats)
+        return risk
 
     def pick(self, pos: Position, options: list[ev.DiscardOption], threats) -> ev.DiscardOption:
         """Offence (distance, then weighted useful tiles) against danger, scaled by distance."""
@@ -162,7 +157,8 @@ class NormalBot:
             offence = -option.shanten + 0.5 * math.log(min(max(option.score / top, 0.05), 1.0))
             return offence - caution * self.risk(pos, option.tile, threats)
 
-        return max(options, key=utility)
+        # A discard two steps worse than the best is never worth its safety at these cautions.
+        return max((o for o in options if o.shanten <= best.shanten + 1), key=utility)
 
     # ---------------------------------------------------------------- claims
 
@@ -174,9 +170,7 @@ class NormalBot:
             for action in kinds.get(kind, ()):
                 after = self.after_claim(pos, action, tile)
                 # A kong draws a replacement, so no worse than now is progress (and earns 花).
-                ok = after <= before if kind == "exposed_kong" or self.claim_when_level else after < before
-                if kind == "chow" and after > self.chow_until:
-                    ok = False
+                ok = after <= before if kind == "exposed_kong" else after < before
                 if ok and (best is None or (after, rank) < best[:2]):
                     best = (after, rank, action)
         if best is None:
