@@ -279,6 +279,8 @@ def lobby_context(user) -> dict:
         tables = []
         for table in room.tables.exclude(status=Table.Status.FINISHED).order_by("id"):
             seats = list(table.seats.select_related("user").order_by("index"))
+            if not any(s.user_id for s in seats):
+                continue  # everyone left: nothing to join or watch
             tables.append(
                 {
                     "table": table,

@@ -176,3 +176,10 @@ def test_commitment_shown_during_the_hand_and_verifiable_after(client_for, bot_t
     wall = hand.result["wall"]
     assert hand.seed in html and wall in html
     assert hashlib.sha256(f"{hand.seed}:{wall}".encode()).hexdigest() == hand.commitment
+
+
+def test_lobby_hides_tables_everyone_left(client_for, room, alice):
+    table = services.table_create(room_id=room.pk, user=alice)
+    assert f'data-table="{table.pk}"' in client_for().get("/").content.decode()
+    services.table_stand(table_id=table.pk, user=alice)
+    assert f'data-table="{table.pk}"' not in client_for().get("/").content.decode()
