@@ -137,21 +137,22 @@ async def test_refusals_from_the_rules_and_the_table():
     b = Reader(await connect(f"/ws/table/{table_id}/", bob))
     try:
         version, state = await until_human(table_id, 0, [a, b])
+        while state.phase != "turn":  # answer claim offers until it is alice's own turn
+            await act_as(table_id, alice, str(state.timeout_action(0)))
+            version, state = await until_human(table_id, 0, [a, b])
         attempts = [
             (a, {"action": "1:pass", "version": version}, "not_your_seat"),
             (a, {"action": str(state.legal_actions(0)[0]), "version": version - 1}, "stale_version"),
             (a, {"action": str(state.legal_actions(0)[0]), "version": "seven"}, "stale_version"),
         ]
-        if 1 not in state.pending_seats():
-            code = "not_your_turn" if state.phase == "turn" else "claim_window_closed"
-            attempts.append((b, {"action": "1:discard:1m", "version": version}, code))
-            attempts.append((b, {"action": "1:pass", "version": version}, None))
-        if state.phase == "turn":
-            own = set(state.view(0)["hand"]) | {state.view(0)["drawn"]}
-            missing = next(
-                t for t in ("1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p") if t not in own
-            )
-            attempts.append((a, {"action": f"0:discard:{missing}", "version": version}, "tile_not_in_hand"))
+        # Bob out of turn: a discard is not his turn; a claim has no window open.
+        attempts.append((b, {"action": "1:discard:1m", "version": version}, "not_your_turn"))
+        attempts.append((b, {"action": "1:pass", "version": version}, "claim_window_closed"))
+        own = set(state.view(0)["hand"]) | {state.view(0)["drawn"]}
+        missing = next(
+            f"{r}{s}" for s in "mpsz" for r in range(1, 10 if s != "z" else 8) if f"{r}{s}" not in own
+        )
+        attempts.append((a, {"action": f"0:discard:{missing}", "version": version}, "tile_not_in_hand"))
         for reader, payload, code in attempts:
             await send(reader, payload)
             frame = await reader.next()
