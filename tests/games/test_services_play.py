@@ -122,11 +122,13 @@ def test_malformed_actions_refused(bot_table, alice, action, code):
 
 def test_tile_not_held_is_refused_with_engine_code(bot_table, alice):
     state = _advance_to_human(bot_table, alice)
-    if state.phase != "turn":
-        pytest.skip("first human prompt is a claim")
+    while state.phase != "turn":  # answer claim offers until it is alice's own turn
+        move = str(state.timeout_action(0))
+        services.table_act(table_id=bot_table.pk, user=alice, action=move, version=bot_table.version)
+        state = _advance_to_human(bot_table, alice)
     held = set(state.view(0)["hand"]) | {state.view(0)["drawn"]}
     missing = next(
-        t for t in ("1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p") if t not in held
+        f"{r}{s}" for s in "mpsz" for r in range(1, 10 if s != "z" else 8) if f"{r}{s}" not in held
     )
     with pytest.raises(ServiceError) as err:
         services.table_act(
