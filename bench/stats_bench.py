@@ -37,6 +37,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--hands", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--database-url", default=None, help="default: a new SQLite file in /tmp")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="time the pages of a database this script filled before (no fill)",
+    )
     return parser.parse_args()
 
 
@@ -101,7 +106,8 @@ def fill(hands: int) -> tuple:
     me = users.objects.create_user(username="bench", password="bench-pass-1")
     others = [users.objects.create_user(username=f"rival{i}", password="bench-pass-1") for i in range(3)]
     rooms = [
-        Room.objects.create(name=f"Bench room {i}", bot_delay=Decimal("0"), bot_level="easy") for i in range(2)
+        Room.objects.create(name=f"Bench room {i}", bot_delay=Decimal("0"), bot_level="easy")
+        for i in range(2)
     ]
     start = time.perf_counter()
     pool = play_pool(min(POOL, hands))
@@ -113,7 +119,12 @@ def fill(hands: int) -> tuple:
     match_number = 0
     while written < hands:
         room = rooms[match_number % 2]
-        seat_users = [me, others[match_number % 3] if match_number % 2 else None, None, others[(match_number + 1) % 3]]
+        seat_users = [
+            me,
+            others[match_number % 3] if match_number % 2 else None,
+            None,
+            others[(match_number + 1) % 3],
+        ]
         with transaction.atomic():
             table = Table.objects.create(room=room, status=Table.Status.FINISHED, version=1, dealer=0)
             Seat.objects.bulk_create(
@@ -156,8 +167,26 @@ def fill(hands: int) -> tuple:
                 post_hand_settlement(hand=h, seat_users=seat_users)
         written += count
         match_number += 1
-    print(f"database: {written} hands in {match_number} matches written in {time.perf_counter() - start:.1f} s")
+    print(
+        f"database: {written} hands in {match_number} matches written in {time.perf_counter() - start:.1f} s"
+    )
     return me, match.pk, rows[-1].pk, [r.pk for r in rooms]
+
+
+def filled_before() -> tuple:
+    from django.contrib.auth import get_user_model
+
+    from games.models import Hand, Room
+
+    user = get_user_model().objects.filter(username="bench").first()
+    if user is None:
+        raise SystemExit("stats_bench: --reuse needs a database this script filled (no user 'bench')")
+    hand = Hand.objects.filter(match__players__0=user.pk).order_by("-id").first() or Hand.objects.last()
+    rooms = list(
+        Room.objects.filter(name__startswith="Bench room").order_by("name").values_list("pk", flat=True)
+    )
+    print(f"database: reused, {Hand.objects.count()} hands")
+    return user, hand.match_id, hand.pk, rooms
 
 
 def time_pages(user, match_id: int, hand_id: int, room_ids: list[int], repeat: int) -> bool:
@@ -204,12 +233,18 @@ def time_pages(user, match_id: int, hand_id: int, room_ids: list[int], repeat: i
 
 def main() -> int:
     args = parse_args()
+    if args.reuse and not args.database_url:
+        print("stats_bench: --reuse needs --database-url", file=sys.stderr)
+        return 2
     if args.hands < 1 or args.repeat < 1:
         print("stats_bench: --hands and --repeat must be at least 1", file=sys.stderr)
         return 2
     url = setup_django(args.database_url)
     print(f"database: {url.split('@')[-1]}")
-    user, match_id, hand_id, room_ids = fill(args.hands)
+    if args.reuse:
+        user, match_id, hand_id, room_ids = filled_before()
+    else:
+        user, match_id, hand_id, room_ids = fill(args.hands)
     ok = time_pages(user, match_id, hand_id, room_ids, args.repeat)
     print("\nall pages under the target" if ok else "\nsome pages are over the target")
     return 0

@@ -69,7 +69,11 @@ class HandRecord(models.Model):
         ordering = ["id"]
         constraints = [models.UniqueConstraint(fields=["hand", "seat"], name="handrecord_unique_seat")]
         indexes = [
-            models.Index(fields=["player", "id"], name="handrecord_player_id"),
+            # Covers the statistics pass (player's rows in order, the columns it counts).
+            models.Index(
+                fields=["player", "id", "payment", "won", "self_drawn", "dealt_in", "drawn"],
+                name="handrecord_player_pass",
+            ),
             models.Index(fields=["player", "match"], name="handrecord_player_match"),
             models.Index(fields=["player", "room", "id"], name="handrecord_player_room_id"),
         ]

@@ -42,6 +42,7 @@ def play_stored_hand(
     """Play one hand with bots in every seat and store it as the services would."""
     import games.services  # noqa: F401  (loaded before ledger.services, which it imports in turn)
     from ledger.services import post_hand_settlement
+
     rules = Rules.from_json({"preset": table.room.preset, **(table.room.rules_options or {})})
     state = GameState.new(rules, dealer=table.dealer or 0, huangfan=table.huangfan, stake=1, seed=seed)
     with transaction.atomic():

@@ -14,11 +14,13 @@ negative payment.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.db.models import Count, Q
+from django.db import connection
+from django.db.models import Q, Sum
 
 from games.names import FEATURES, PATTERNS, WIN_KINDS, pair
 
@@ -91,20 +93,30 @@ def _distribution(counter: Counter, names: dict, whole: int) -> list[Distributio
     return out
 
 
-def ledger_extra(player: Player) -> Decimal:
-    """Money the ledger moved for this person outside hand settlements (penalties, reversals)."""
+def ledger_figures(player: Player) -> tuple[Decimal | None, Decimal]:
+    """(the person's ledger balance, the part of it moved outside hand settlements: penalties and
+    their reversals), in one query. Bots share one ledger account, so a bot level has neither."""
     if player.user_id is None:
-        return Decimal("0.00")  # every bot shares one ledger account: nothing to attribute to a level
-    from django.db.models import Sum
-
+        return None, Decimal("0.00")
     from ledger.models import Journal, LedgerEntry
 
-    total = (
-        LedgerEntry.objects.filter(account__user_id=player.user_id)
-        .filter(~Q(journal__kind=Journal.Kind.HAND))
-        .aggregate(total=Sum("amount"))["total"]
+    sums = LedgerEntry.objects.filter(account__user_id=player.user_id).aggregate(
+        balance=Sum("amount"), extra=Sum("amount", filter=~Q(journal__kind=Journal.Kind.HAND))
     )
-    return Decimal(total or 0).quantize(CENT)
+    return Decimal(sums["balance"] or 0).quantize(CENT), Decimal(sums["extra"] or 0).quantize(CENT)
+
+
+def _tuples(queryset) -> list[tuple]:
+    """Run a `values_list` queryset with a plain cursor: the rows as the database returns them.
+
+    The statistics read every hand of a player (10,000 and more); skipping Django's per-row
+    conversion makes that pass several times faster. Only integer, boolean (0/1 on SQLite) and text
+    columns are read this way.
+    """
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def player_stats(player: Player, room_id: int | None = None) -> PlayerStats:
@@ -114,22 +126,27 @@ def player_stats(player: Player, room_id: int | None = None) -> PlayerStats:
         rows = rows.filter(room_id=room_id)
     running = 0
     win_run = loss_run = 0
+    best_id = best_payment = None
     balance = stats.balance
-    for payment, won, self_drawn, dealt_in, drawn in rows.order_by("id").values_list(
-        "payment", "won", "self_drawn", "dealt_in", "drawn"
-    ):
+    ordered = rows.order_by("id").values_list("id", "payment", "won", "self_drawn", "dealt_in", "drawn")
+    for rid, payment, won, self_drawn, dealt_in, drawn in _tuples(ordered):
         running += payment
         balance.append(running)
         if won:
             stats.wins += 1
-            stats.self_draws += self_drawn
+            if self_drawn:
+                stats.self_draws += 1
             win_run += 1
             if win_run > stats.best_win_streak:
                 stats.best_win_streak = win_run
+            if best_payment is None or payment > best_payment:
+                best_id, best_payment = rid, payment
         else:
             win_run = 0
-            stats.deal_ins += dealt_in
-            stats.draws += drawn
+            if dealt_in:
+                stats.deal_ins += 1
+            if drawn:
+                stats.draws += 1
         if payment < 0:
             loss_run += 1
             if loss_run > stats.worst_loss_streak:
@@ -139,24 +156,27 @@ def player_stats(player: Player, room_id: int | None = None) -> PlayerStats:
     stats.hands = len(balance)
     stats.total = running
     if stats.wins:
-        won_rows = rows.filter(won=True)
-        patterns = Counter(dict(won_rows.values_list("pattern").annotate(n=Count("id")).order_by()))
-        kinds = Counter(dict(won_rows.values_list("win_kind").annotate(n=Count("id")).order_by()))
+        patterns: Counter = Counter()
+        kinds: Counter = Counter()
         features: Counter = Counter()
-        for feats in won_rows.exclude(features=[]).values_list("features", flat=True):
+        for pattern, win_kind, feats in _tuples(
+            rows.filter(won=True).order_by().values_list("pattern", "win_kind", "features")
+        ):
+            patterns[pattern] += 1
+            kinds[win_kind] += 1
+            if isinstance(feats, str):
+                if feats == "[]":
+                    continue
+                feats = json.loads(feats)
             features.update(feats)
         stats.patterns = _distribution(patterns, PATTERNS, stats.wins)
         stats.features = _distribution(features, FEATURES, stats.wins)
         stats.win_kinds = _distribution(kinds, WIN_KINDS, stats.wins)
-        stats.biggest_win = won_rows.select_related("hand", "room").order_by("-payment", "id").first()
-    if room_id is None and player.user_id is not None:
-        from ledger.services import balance_of
-
-        stats.ledger_extra = ledger_extra(player)
-        stats.ledger_balance = balance_of(player.user)
+        stats.biggest_win = HandRecord.objects.select_related("hand", "room").get(pk=best_id)
+    if room_id is None:
+        stats.ledger_balance, stats.ledger_extra = ledger_figures(player)
     stats.rating = Rating.objects.filter(player=player, room_id=room_id).first()
     if stats.rating is not None:
-        stats.rating_history = list(
-            RatingChange.objects.filter(rating=stats.rating).order_by("id").values_list("ordinal", flat=True)
-        )
+        changes = RatingChange.objects.filter(rating=stats.rating).order_by("id").values_list("ordinal")
+        stats.rating_history = [ordinal for (ordinal,) in _tuples(changes)]
     return stats

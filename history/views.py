@@ -103,11 +103,17 @@ def _matches(request, player: Player, *, own: bool):
 
 def match_detail(request, match_id: int):
     match = get_object_or_404(Match.objects.select_related("table__room"), pk=match_id)
-    hands = Paginator(match.hands.order_by("number"), HANDS_PER_PAGE).get_page(request.GET.get("page"))
+    hands = Paginator(
+        match.hands.order_by("number").only("pk", "match_id", "number", "dealer", "result"), HANDS_PER_PAGE
+    ).get_page(request.GET.get("page"))
     hand_list = list(hands.object_list)
-    names: dict[tuple[int, int], Player] = {}
-    for record in HandRecord.objects.filter(hand__in=hand_list).select_related("player__user__profile"):
-        names[(record.hand_id, record.seat)] = record.player
+    seat_players = list(
+        HandRecord.objects.filter(hand_id__in=[h.pk for h in hand_list]).values_list(
+            "hand_id", "seat", "player_id"
+        )
+    )
+    people = _players().in_bulk({pid for _, _, pid in seat_players})
+    names = {(hand_id, seat): people[pid] for hand_id, seat, pid in seat_players}
     rows = []
     for hand in hand_list:
         seats = [names.get((hand.pk, s)) for s in range(4)]

@@ -8,7 +8,7 @@ figures are counted again from the replayed results alone.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 from openskill.models import PlackettLuce
@@ -110,8 +110,13 @@ def check_player(player: Player, rows: list[dict], room_id=None) -> None:
     assert {d.code: d.count for d in stats.features} == dict(Counter(f for r in wins for f in r["features"]))
     if wins:
         assert stats.biggest_win.payment == max(r["payment"] for r in wins)
-        assert stats.win_rate == (Decimal(100 * len(wins)) / len(rows)).quantize(Decimal("0.1"))
-    assert stats.average == (Decimal(sum(r["payment"] for r in rows)) / len(rows)).quantize(Decimal("0.01"))
+        assert stats.win_rate == (Decimal(100 * len(wins)) / len(rows)).quantize(
+            Decimal("0.1"), rounding=ROUND_HALF_UP
+        )
+    half_up = {"rounding": ROUND_HALF_UP}
+    assert stats.average == (Decimal(sum(r["payment"] for r in rows)) / len(rows)).quantize(
+        Decimal("0.01"), **half_up
+    )
 
 
 def test_statistics_and_ratings_match_a_recount_from_the_action_logs(many_hands, alice, bob, room):
