@@ -99,6 +99,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 # Under ASGI persistent connections leak across threads: keep CONN_MAX_AGE = 0.
 CONN_MAX_AGE = 0
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_POOL", True):
+    # With CONN_MAX_AGE = 0 every database_sync_to_async call opens a new PostgreSQL connection (a
+    # backend process each); psycopg's pool turns that into a borrow and a return.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")),
+        "timeout": 10,
+    }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
