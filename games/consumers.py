@@ -114,9 +114,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_snapshot()
 
     async def send_snapshot(self, force: bool = False) -> None:
-        version, html = await database_sync_to_async(rendering.render_table_fragments)(
-            self.table_id, self.user, csrf_cookie(self.scope)
-        )
+        # A read-only render may run on any worker thread: thread-sensitive calls all share one thread
+        # per process, which made every viewer's render wait in a single queue (bench/ws_load.py).
+        version, html = await database_sync_to_async(
+            rendering.render_table_fragments, thread_sensitive=False
+        )(self.table_id, self.user, csrf_cookie(self.scope))
         if force or version > self.version:
             self.version = version
             await self.send(text_data=html)
