@@ -187,6 +187,10 @@ def table_context(table: Table, user) -> dict:
         if ended and "hand" in data:
             seat_view.revealed = _sorted(data["hand"])
     discards, buttons = _choices(view.get("legal_actions", []))
+    must_answer = viewer is not None and bool(view.get("legal_actions"))
+    # The countdown is the waited-on person's timer: shown on a person's turn and to whoever must answer
+    # a claim — never to others during a claim window (it would tell them someone can claim).
+    person_turn = view["phase"] == "turn" and not seats[view["current_seat"]].is_bot
     ctx.update(
         {
             "state": view,
@@ -199,8 +203,8 @@ def table_context(table: Table, user) -> dict:
             "discards": discards,
             "buttons": buttons,
             "waits": view.get("waits", []),
-            "must_answer": viewer is not None and bool(view.get("legal_actions")),
-            "deadline": table.turn_deadline if not ended else None,
+            "must_answer": must_answer,
+            "deadline": table.turn_deadline if not ended and (must_answer or person_turn) else None,
             "now": timezone.now(),
             "current_name": next((v.name for v in views if v.is_current), ""),
             "dealer_name": views[view["dealer"]].name,

@@ -183,3 +183,33 @@ def test_lobby_hides_tables_everyone_left(client_for, room, alice):
     assert f'data-table="{table.pk}"' in client_for().get("/").content.decode()
     services.table_stand(table_id=table.pk, user=alice)
     assert f'data-table="{table.pk}"' not in client_for().get("/").content.decode()
+
+
+def test_countdown_only_for_the_person_being_waited_on(bot_table, alice, bob):
+    from django.utils import timezone
+
+    from games.rendering import table_context
+
+    from .helpers import state_of
+
+    seen = {"bot_turn": None, "alice_turn": None}
+    for _ in range(500):
+        state = state_of(bot_table)
+        if state.phase == "ended" or all(v is not None for v in seen.values()):
+            break
+        if state.phase == "turn":
+            key = "alice_turn" if state.current_seat == 0 else "bot_turn"
+            if seen[key] is None:
+                seen[key] = (
+                    table_context(bot_table, alice)["deadline"],
+                    table_context(bot_table, bob)["deadline"],
+                )
+        if 0 in state.pending_seats() and state.legal_actions(0):
+            move = str(state.timeout_action(0))
+            services.table_act(table_id=bot_table.pk, user=alice, action=move, version=bot_table.version)
+        else:
+            # Look at the bot's turn before it moves: the clock only plays it on the next tick.
+            services.clock_tick(now=timezone.now())
+    assert seen["alice_turn"] is not None and all(d is not None for d in seen["alice_turn"])
+    if seen["bot_turn"] is not None:
+        assert seen["bot_turn"] == (None, None)
