@@ -107,18 +107,27 @@ def ranks_of(payments: Sequence[int]) -> list[int]:
 
 
 def _ratings(players: Sequence[Player], room_id: int | None) -> dict[int, Rating]:
-    """Lock (creating if needed) the rating of each distinct player, overall or for one room."""
+    """Lock (creating if needed) the rating of each distinct player, overall or for one room.
+
+    Rows are created with `get_or_create` (two tables may meet a new player at once) and then locked
+    in player order, so two hands ending together wait for each other instead of deadlocking.
+    """
     ids = sorted({p.pk for p in players})
-    rows = {
-        r.player_id: r for r in Rating.objects.select_for_update().filter(player_id__in=ids, room_id=room_id)
-    }
+    existing = set(
+        Rating.objects.filter(player_id__in=ids, room_id=room_id).values_list("player_id", flat=True)
+    )
+    fresh = MODEL.rating()
     for pid in ids:
-        if pid not in rows:
-            fresh = MODEL.rating()
-            rows[pid] = Rating.objects.create(
-                player_id=pid, room_id=room_id, mu=fresh.mu, sigma=fresh.sigma, ordinal=fresh.ordinal()
+        if pid not in existing:
+            Rating.objects.get_or_create(
+                player_id=pid,
+                room_id=room_id,
+                defaults={"mu": fresh.mu, "sigma": fresh.sigma, "ordinal": fresh.ordinal()},
             )
-    return rows
+    locked = (
+        Rating.objects.select_for_update().filter(player_id__in=ids, room_id=room_id).order_by("player_id")
+    )
+    return {r.player_id: r for r in locked}
 
 
 def _update_ratings(hand, players: Sequence[Player], room_id: int | None, payments: Sequence[int]) -> None:
