@@ -231,6 +231,7 @@ async def run_load(cluster: Cluster, seeded: dict, args: argparse.Namespace) -> 
     await asyncio.to_thread(
         cluster.seed,
         "start",
+        timeout=1800,
         table_ids=[t["table_id"] for t in seeded["tables"]],
         players=[t["user_ids"] for t in seeded["tables"]],
     )
@@ -339,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         room = {"discard_timeout": 600, "claim_timeout": 600, "bot_delay": 1}
-        seeded = cluster.seed("tables", count=args.tables, humans=4, room=room)
+        seeded = cluster.seed("tables", timeout=1800, count=args.tables, humans=4, room=room)
         result = asyncio.run(run_load(cluster, seeded, args))
     finally:
         cluster.close()

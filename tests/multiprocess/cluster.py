@@ -280,7 +280,7 @@ class Cluster:
             raise ClusterError(f"manage.py {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
         return result.stdout
 
-    def seed(self, command: str, **arguments) -> dict:
+    def seed(self, command: str, *, timeout: float = 180, **arguments) -> dict:
         """Run one set-up step of `tests/multiprocess/seed.py` inside this cluster's Django."""
         from tests.multiprocess.seed import MARKER
 
@@ -289,6 +289,7 @@ class Cluster:
             "-c",
             "from tests.multiprocess.seed import main; main()",
             stdin=json.dumps({"command": command, "arguments": arguments}),
+            timeout=timeout,
         )
         for line in out.splitlines():
             if line.startswith(MARKER):

@@ -7,12 +7,42 @@ leaves as one JSON line on stdout, prefixed with `SEED-RESULT `.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import sys
 from decimal import Decimal
+from unittest import mock
 
 MARKER = "SEED-RESULT "
+
+
+@contextlib.contextmanager
+def _batched_broadcasts(*, deliver: bool):
+    """Hold the services' after-commit broadcasts and send the last one per group at the end, over
+    one event loop (or drop them when nobody can be listening yet). Each broadcast made from this
+    synchronous process would otherwise start an event loop and a Redis connection of its own."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from games.services import broadcast
+
+    queued: dict[str, dict] = {}
+
+    def hold(group: str, message: dict) -> None:
+        queued.pop(group, None)
+        queued[group] = message
+
+    with mock.patch.object(broadcast, "_send", hold):
+        yield
+    if deliver and queued:
+        layer = get_channel_layer()
+
+        async def send_all() -> None:
+            for group, message in queued.items():
+                await layer.group_send(group, message)
+
+        async_to_sync(send_all)()
 
 
 def _session_for(user) -> str:
@@ -34,7 +64,6 @@ def tables(*, count: int, humans: int, spectators: int = 0, room: dict | None = 
     from django.contrib.auth import get_user_model
 
     from games.models import Room
-    from games.services import table_create, table_fill_bots, table_sit
 
     user_model = get_user_model()
     tag = secrets.token_hex(3)
@@ -47,6 +76,16 @@ def tables(*, count: int, humans: int, spectators: int = 0, room: dict | None = 
         return user_model.objects.create_user(username=f"{name}-{tag}", password=None)  # no hashing: fast
 
     result = {"room_id": the_room.pk, "tables": [], "spectators": []}
+    with _batched_broadcasts(deliver=False):
+        _seat_tables(result, the_room, count, humans, new_user)
+    for s in range(spectators):
+        result["spectators"].append(_session_for(new_user(f"spectator{s}")))
+    return result
+
+
+def _seat_tables(result: dict, the_room, count: int, humans: int, new_user) -> None:
+    from games.services import table_create, table_fill_bots, table_sit
+
     for t in range(count):
         players = [new_user(f"t{t}p{i}") for i in range(max(humans, 1))]
         table = table_create(room_id=the_room.pk, user=players[0])
@@ -61,9 +100,6 @@ def tables(*, count: int, humans: int, spectators: int = 0, room: dict | None = 
                 "user_ids": [p.pk for p in players[:humans]],
             }
         )
-    for s in range(spectators):
-        result["spectators"].append(_session_for(new_user(f"spectator{s}")))
-    return result
 
 
 def start(*, table_ids: list[int], players: list[list[int]], all_bots: bool = False) -> dict:
@@ -75,14 +111,15 @@ def start(*, table_ids: list[int], players: list[list[int]], all_bots: bool = Fa
     from games.services import table_accept_stake, table_stand, table_start
 
     user_model = get_user_model()
-    for table_id, user_ids in zip(table_ids, players, strict=True):
-        people = [user_model.objects.get(pk=pk) for pk in user_ids]
-        table_start(table_id=table_id, user=people[0])
-        for person in people[1:]:
-            table_accept_stake(table_id=table_id, user=person)
-            table_start(table_id=table_id, user=person)
-        if all_bots:
-            table_stand(table_id=table_id, user=people[0])
+    with _batched_broadcasts(deliver=True):
+        for table_id, user_ids in zip(table_ids, players, strict=True):
+            people = [user_model.objects.get(pk=pk) for pk in user_ids]
+            table_start(table_id=table_id, user=people[0])
+            for person in people[1:]:
+                table_accept_stake(table_id=table_id, user=person)
+                table_start(table_id=table_id, user=person)
+            if all_bots:
+                table_stand(table_id=table_id, user=people[0])
     return {"started": len(table_ids)}
 
 
@@ -150,8 +187,6 @@ def _find_pong_chow_conflict(rules, dealer: int) -> tuple[str, list, int, int]:
 def conflict(*, room: dict | None = None) -> dict:
     """A playing table of four people, dealt from a known seed and played (through `table_act`) up to
     a discard that seat `pong_seat` may pong and seat `chow_seat` may chow."""
-    from unittest import mock
-
     from django.contrib.auth import get_user_model
 
     from games import engine
@@ -174,9 +209,10 @@ def conflict(*, room: dict | None = None) -> dict:
         mock.patch.object(engine.GameState, "new", seeded_new),
     ):
         start(table_ids=[table.pk], players=[info["user_ids"]])
-    for action in prefix:
-        version = Table.objects.get(pk=table.pk).version
-        table_act(table_id=table.pk, user=users[action.seat], action=str(action), version=version)
+    with _batched_broadcasts(deliver=True):
+        for action in prefix:
+            version = Table.objects.get(pk=table.pk).version
+            table_act(table_id=table.pk, user=users[action.seat], action=str(action), version=version)
     table.refresh_from_db()
     state = play.load_state(table)
     assert state.phase == "claims" and sorted(state.pending_seats()) == sorted([pong_seat, chow_seat])
