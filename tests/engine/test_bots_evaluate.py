@@ -155,6 +155,13 @@ def test_fast_discard_path_agrees_with_plain_definitions():
             assert option.useful == ev.useful_tiles(option.plan, hand, unseen)
             hand[option.tile] += 1
         assert hand == before
+        for plan in (ev.HUN[rng.randrange(3)], ev.PENG, ev.FENG):
+            alone = ev.evaluate_discards(hand, [plan], unseen, claims=True)
+            for option in alone:
+                hand[option.tile] -= 1
+                assert (option.plan, option.shanten) == (plan, ev.shanten(plan, hand))
+                assert option.useful == ev.useful_tiles(plan, hand, unseen)
+                hand[option.tile] += 1
 
 
 def test_junk_tiles_are_the_ones_no_closest_plan_uses():

@@ -595,6 +595,10 @@ def evaluate_discards(
     # A discard outside a plan's kinds leaves that plan's tiles as they are: one result serves all.
     outside = {plan: _plan_after(hand, plan, need, n - 1) for plan in live}
     options: list[DiscardOption] = []
+    if len(specs) == 1:
+        _single_plan(hand, specs[0], outside[live[0]], need, n, claims, options)
+        options.sort(key=lambda o: (o.shanten, -o.score, o.tile))
+        return options
     for tile in range(N_KINDS):
         if not counts[tile]:
             continue
@@ -637,6 +641,22 @@ def best_shanten(counts: Sequence[int], plans: Sequence[int]) -> tuple[int, int]
         if s < best[0]:
             best = (s, plan)
     return best
+
+
+def _single_plan(hand: _Hand, spec, outside, need: int, n: int, claims: bool, options: list) -> None:
+    """`evaluate_discards` for one plan: the same results without the per-plan bookkeeping."""
+    plan, allows, w = spec
+    counts = hand.counts
+    for tile in range(N_KINDS):
+        if not counts[tile]:
+            continue
+        if allows[tile]:
+            hand.remove(tile)
+            s, u, reach = _plan_after(hand, plan, need, n - 1)
+            hand.restore(tile)
+        else:
+            s, u, reach = outside
+        options.append(DiscardOption(tile, plan, s, u, w * (reach if claims else u)))
 
 
 def junk_tiles(counts: list[int], plans: Sequence[int]) -> list[int]:
