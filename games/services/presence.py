@@ -32,7 +32,12 @@ def hand_in_progress(table: Table) -> Hand | None:
     return Hand.objects.filter(match__table=table, result__isnull=True).order_by("-id").first()
 
 
-def penalise(table: Table, seat: Seat, hand: Hand, kind: str) -> Penalty:
+def penalise(table: Table, seat: Seat, hand: Hand, kind: str) -> Penalty | None:
+    """Charge the seat's person for leaving this hand — once: a player who was already charged for
+    losing the connection is not charged again for then standing up (and vice versa)."""
+    absent = (Penalty.Kind.LEAVE, Penalty.Kind.DISCONNECT)
+    if Penalty.objects.filter(hand=hand, user_id=seat.user_id, kind__in=absent).exists():
+        return None
     words = {
         Penalty.Kind.LEAVE: "逃跑 left during the hand",
         Penalty.Kind.DISCONNECT: "掉线 did not return in time",

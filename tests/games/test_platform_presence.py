@@ -177,3 +177,14 @@ def test_cancel_autoplay_needs_a_seat(bot_table, bob):
     with pytest.raises(ServiceError) as err:
         services.table_cancel_autoplay(table_id=bot_table.pk, user=bob)
     assert err.value.code == "not_seated"
+
+
+def test_one_absence_is_charged_once(slow_timers, bot_table, alice):
+    advance_to_alice(bot_table)
+    t0 = timezone.now()
+    services.seat_disconnected(table_id=bot_table.pk, user=alice, now=t0)
+    services.clock_tick(now=t0 + timedelta(seconds=slow_timers.grace_period + 1))
+    assert Penalty.objects.filter(kind="disconnect").count() == 1
+    services.table_stand(table_id=bot_table.pk, user=alice)  # still away, now gone for good
+    assert Penalty.objects.count() == 1
+    assert alice_seat(bot_table).is_bot
