@@ -110,8 +110,8 @@ def _tuples(queryset) -> list[tuple]:
     """Run a `values_list` queryset with a plain cursor: the rows as the database returns them.
 
     The statistics read every hand of a player (10,000 and more); skipping Django's per-row
-    conversion makes that pass several times faster. Only integer, boolean (0/1 on SQLite) and text
-    columns are read this way.
+    conversion makes that pass several times faster. Callers read only columns whose raw form they
+    handle: integers, booleans (0/1 on SQLite), floats, text, and JSON (text on SQLite and psycopg 3).
     """
     sql, params = queryset.query.sql_with_params()
     with connection.cursor() as cursor:

@@ -99,3 +99,20 @@ def test_backfill_records_hands_that_ended_before_the_app(played):
     assert backfill() == 1
     assert HandRecord.objects.filter(hand=hands[-1]).count() == 4
     assert backfill() == 0
+
+
+def test_statistics_include_the_ledger_balance_and_penalties(played, alice, bob):
+    import games.services  # noqa: F401  (loaded before ledger.services, which it imports in turn)
+    from history.stats import player_stats
+    from ledger.services import issue_penalty
+
+    table, match, hands = played
+    before = player_stats(Player.objects.get(user=alice))
+    assert before.ledger_balance == before.total and before.ledger_extra == 0
+    seat_users = [alice, None, bob, None]
+    penalty = issue_penalty(hand=hands[-1], seat=0, reason="left the table", seat_users=seat_users)
+    after = player_stats(Player.objects.get(user=alice))
+    assert after.ledger_extra == -penalty.amount
+    assert after.ledger_balance == after.total - penalty.amount
+    assert after.total == before.total  # hand statistics are about hands, not penalties
+    assert player_stats(Player.objects.get(key="bot-easy")).ledger_balance is None
