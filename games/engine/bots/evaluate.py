@@ -438,20 +438,31 @@ class _Hand:
         g = _GROUP[k]
         left = self.unseen[k]
         self.size[g] += d
-        self.counts[k] = c + d
-        # Leave the old category, then enter the new one.
-        for count, sign in ((c, -1), (c + d, 1)):
-            if count == 0:
-                self.u0[g] += sign * left
-            elif count == 1:
-                self.u1[g] += sign * left
-            elif count == 2:
-                self.pair[g] += sign
-                self.u2[g] += sign * left
-            else:
-                self.pong[g] += sign
-                if count == 3:
-                    self.u3[g] += sign * left
+        new = c + d
+        self.counts[k] = new
+        # Leave the old category, then enter the new one (unrolled: this is the hottest code).
+        if c == 0:
+            self.u0[g] -= left
+        elif c == 1:
+            self.u1[g] -= left
+        elif c == 2:
+            self.pair[g] -= 1
+            self.u2[g] -= left
+        else:
+            self.pong[g] -= 1
+            if c == 3:
+                self.u3[g] -= left
+        if new == 0:
+            self.u0[g] += left
+        elif new == 1:
+            self.u1[g] += left
+        elif new == 2:
+            self.pair[g] += 1
+            self.u2[g] += left
+        else:
+            self.pong[g] += 1
+            if new == 3:
+                self.u3[g] += left
         if k < 27:
             self.keys[g] += d * _POW5[k - 9 * g]
 
