@@ -8,6 +8,8 @@ from django import forms
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
+from games.engine.bots import levels as bot_levels
+from games.engine.rules import Rules
 from games.engine.state import GameState
 
 from .models import Action, Hand, Match, Room, Seat, Table
@@ -49,6 +51,25 @@ class RoomForm(forms.ModelForm):
         ):
             raise forms.ValidationError("A list of positive whole numbers, e.g. [1, 2, 5, 10].")
         return sorted(set(stakes))
+
+    def clean_bot_level(self):
+        level = self.cleaned_data.get("bot_level")
+        if level not in bot_levels():
+            raise forms.ValidationError(f"One of: {', '.join(bot_levels())}.")
+        return level
+
+    def clean(self):
+        """House options must be ones the engine knows for the preset (else every deal would fail)."""
+        data = super().clean()
+        options = data.get("rules_options")
+        if "rules_options" in data and not isinstance(options, dict):
+            self.add_error("rules_options", 'An object of house options, e.g. {"menqing": "lezi"}.')
+        elif "rules_options" in data and data.get("preset"):
+            try:
+                Rules.from_json({"preset": data["preset"], **options})
+            except (ValueError, TypeError) as error:
+                self.add_error("rules_options", f"Not valid for this preset: {error}")
+        return data
 
 
 def _public_action(action: str, hand_ended) -> str:

@@ -249,6 +249,32 @@ def test_bad_stakes_are_refused(staff_client, room, stakes):
     assert room.stakes == [1, 2, 5, 10]
 
 
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"rules_options": '{"no_such_option": 1}'}, "rules_options"),
+        ({"rules_options": '{"menqing": "triple"}'}, "rules_options"),
+        ({"rules_options": "[1]"}, "rules_options"),
+        ({"bot_level": "grandmaster"}, "bot_level"),
+    ],
+)
+def test_bad_house_options_and_bot_levels_are_refused(staff_client, room, changes, field):
+    response = staff_client.post(f"/admin/games/room/{room.pk}/change/", room_form(room, **changes))
+    assert response.status_code == 200
+    assert field in response.context["adminform"].form.errors
+    room.refresh_from_db()
+    assert (room.rules_options, room.bot_level) == ({}, "easy")
+
+
+def test_good_house_options_are_saved(staff_client, room):
+    response = staff_client.post(
+        f"/admin/games/room/{room.pk}/change/", room_form(room, rules_options='{"menqing": "lezi"}')
+    )
+    assert response.status_code == 302
+    room.refresh_from_db()
+    assert room.rules_options == {"menqing": "lezi"}
+
+
 def test_closing_a_room_closes_its_tables_after_the_current_hand(staff_client, room, bot_table, alice, bob):
     waiting = services.table_create(room_id=room.pk, user=bob)
     response = staff_client.post(f"/admin/games/room/{room.pk}/change/", room_form(room, is_open=None))
