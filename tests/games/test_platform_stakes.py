@@ -213,3 +213,12 @@ def test_banned_player_cannot_sit_or_open_a_table(room, three, make_user):
     services.unban_player(user=dave)
     services.table_sit(table_id=three.pk, user=dave)
     assert three.seats.filter(user=dave).exists()
+
+
+def test_lobby_and_table_page_show_the_stake(client, three, alice, bob):
+    services.table_set_stake(table_id=three.pk, user=alice, stake=5)
+    lobby = client.get("/").content.decode()
+    assert f'data-table="{three.pk}"' in lobby and 'data-stake="5"' in lobby
+    client.force_login(bob)
+    page = client.get(f"/table/{three.pk}/").content.decode()
+    assert 'data-stake="5"' in page and 'data-testid="accept-stake"' in page
