@@ -27,7 +27,7 @@ AWAY = "away"
 
 def hand_in_progress(table: Table) -> Hand | None:
     """The current hand while it is being played, else None."""
-    if table.status != Table.Status.PLAYING or not table.state or table.state.get("phase") == "ended":
+    if table.status != Table.Status.PLAYING or not table.state:
         return None
     return Hand.objects.filter(match__table=table, result__isnull=True).order_by("-id").first()
 

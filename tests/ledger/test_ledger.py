@@ -183,3 +183,22 @@ def test_history_cannot_be_edited_or_deleted(ended_hand):
 
 def test_balance_of_a_player_without_entries_is_zero(make_user):
     assert balance_of(make_user("newbie")) == Decimal("0.00")
+
+
+def test_a_hand_does_not_end_without_its_ledger_entries(started_table, players, monkeypatch):
+    """The settlement is posted in the transaction that ends the hand: if posting fails, the hand's
+    end rolls back with it (nothing half-written)."""
+    from games.services import settlement
+
+    def broken(**kwargs):
+        raise RuntimeError("ledger unavailable")
+
+    monkeypatch.setattr(settlement, "post_hand_settlement", broken)
+    with pytest.raises(RuntimeError):
+        play_until_ended(started_table, dict(enumerate(players)))
+    hand = Hand.objects.get(match__table=started_table)
+    started_table.refresh_from_db()
+    assert hand.result is None and hand.ended is None
+    assert services.load_state(started_table).phase != "ended"
+    assert started_table.scores == [0, 0, 0, 0]
+    assert not Journal.objects.exists()
