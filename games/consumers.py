@@ -65,6 +65,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await database_sync_to_async(seat_disconnected)(table_id=self.table_id, user=self.user)
+            if self.user is not None and self.user.is_authenticated:
+                # The same person may still have this table open elsewhere (another tab or device):
+                # those sockets answer by marking the seat connected again (see `presence_check`).
+                await self.channel_layer.group_send(
+                    self.group, {"type": "presence.check", "user_id": self.user.pk}
+                )
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         try:
@@ -108,6 +114,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(message, dict):
             raise ServiceError("bad_action")
         return message
+
+    async def presence_check(self, event) -> None:
+        """Another socket of this socket's person closed: this one is still here, so they are not away."""
+        if self.user is not None and self.user.is_authenticated and event.get("user_id") == self.user.pk:
+            await database_sync_to_async(seat_connected)(table_id=self.table_id, user=self.user)
+            await self.send_snapshot(force=True)
 
     async def table_update(self, event) -> None:
         if event.get("version", 0) > self.version:

@@ -275,3 +275,19 @@ async def test_autoplay_after_two_timeouts_and_cancel_over_the_socket():
         assert 'data-testid="cancel-autoplay"' not in frame
     finally:
         await closing(a)
+
+
+async def test_closing_one_of_two_tabs_is_not_an_absence():
+    table_id, ann = await playing_table(grace_period=30)
+    first = Reader(await connect(f"/ws/table/{table_id}/", ann))
+    second = Reader(await connect(f"/ws/table/{table_id}/", ann))
+    try:
+        await first.next(), await second.next()
+        await first.communicator.disconnect()
+        await second.next()  # the remaining tab answers the presence check with a fresh snapshot
+        seat = await seat_row(table_id, 0)
+        assert seat.connected and seat.away_since is None
+        await tick(31)
+        assert await penalties() == []
+    finally:
+        await closing(second)
