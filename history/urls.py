@@ -6,6 +6,7 @@ app_name = "history"
 urlpatterns = [
     path("matches/", views.my_matches, name="my_matches"),
     path("matches/<int:match_id>/", views.match_detail, name="match"),
+    path("tables/<int:table_id>/", views.table_history, name="table"),
     path("players/<str:key>/matches/", views.player_matches, name="player_matches"),
     path("players/<str:key>/", views.stats, name="stats"),
     path("stats/", views.my_stats, name="my_stats"),

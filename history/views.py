@@ -101,6 +101,14 @@ def _matches(request, player: Player, *, own: bool):
     return render(request, "history/matches.html", {"player": player, "page": page, "rows": rows, "own": own})
 
 
+def table_history(request, table_id: int):
+    """The newest match played at a table (a stable link for the table page and its spectators)."""
+    match = Match.objects.filter(table_id=table_id).order_by("-id").first()
+    if match is None:
+        raise Http404("no match has been played at this table")
+    return redirect("history:match", match_id=match.pk)
+
+
 def match_detail(request, match_id: int):
     match = get_object_or_404(Match.objects.select_related("table__room"), pk=match_id)
     hands = Paginator(

@@ -233,3 +233,12 @@ def test_admin_lists_history_read_only(client, played, django_user_model):
         response = client.get(reverse(f"admin:history_{name}_changelist"))
         assert response.status_code == 200
         assert client.get(reverse(f"admin:history_{name}_add")).status_code == 403
+
+
+def test_a_table_links_to_its_newest_match(client, played, room, alice):
+    table, match, _ = played
+    response = client.get(reverse("history:table", args=[table.pk]))
+    assert response.status_code == 302 and response.url == reverse("history:match", args=[match.pk])
+    empty, _ = seated_table(room, [alice, None, None, None])
+    empty.matches.all().delete()
+    assert client.get(reverse("history:table", args=[empty.pk])).status_code == 404
