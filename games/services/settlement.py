@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from games.models import Hand, Seat, Table
+from ledger.models import Penalty
 from ledger.services import post_hand_settlement
 
 
@@ -62,6 +63,11 @@ def after_hand(table: Table, hand: Hand, now: datetime) -> None:
     """Post the hand to the ledger, stand up seats marked to leave, and close a closing table."""
     post_hand_settlement(hand=hand, seat_users=seat_users(table))
     changed: set[str] = set()
+    if Penalty.objects.filter(hand=hand, kind__in=(Penalty.Kind.LEAVE, Penalty.Kind.DISCONNECT)).exists():
+        # Someone left during this hand: 荒番 was reset then, and the hand's own result does not
+        # refill the bank (rules §7: reset to 0 when any of the four leaves).
+        table.huangfan = 0
+        changed.add("huangfan")
     for seat in table.seats.filter(leave_after_hand=True, user__isnull=False):
         changed.update(vacate(table, seat))
     if table.closing or not table.room.is_open:

@@ -188,3 +188,17 @@ def test_one_absence_is_charged_once(slow_timers, bot_table, alice):
     services.table_stand(table_id=bot_table.pk, user=alice)  # still away, now gone for good
     assert Penalty.objects.count() == 1
     assert alice_seat(bot_table).is_bot
+
+
+def test_a_leave_resets_huangfan_for_the_next_hand(bot_table, alice):
+    play_until_ended(bot_table, {0: alice})
+    Table.objects.filter(pk=bot_table.pk).update(huangfan=3)
+    services.table_next_hand(table_id=bot_table.pk, user=alice)
+    services.table_stand(table_id=bot_table.pk, user=alice)
+    bot_table.refresh_from_db()
+    assert bot_table.huangfan == 0
+    play_until_ended(bot_table, {})
+    bot_table.refresh_from_db()
+    hand = bot_table.matches.get().hands.get(number=2)
+    assert hand.huangfan == 3 and hand.result["huangfan_next"] > 0  # what the hand alone would leave
+    assert bot_table.huangfan == 0
