@@ -1,7 +1,9 @@
 """The table stake k (底分), rules §10: the owner sets it, every other person accepts it or leaves.
 
 The first person to sit at an empty table owns it. Once set, the stake stays until the owner leaves;
-then it is cleared and the next owner (the person in the lowest seat) sets it again.
+then it is cleared and the next owner (the person in the lowest seat) sets it again. Choice: an owner
+leaving during a match passes the table on but the match keeps its stake (everyone agreed to it);
+the next owner sets a new one when the table waits again.
 """
 
 from __future__ import annotations
