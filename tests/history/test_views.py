@@ -242,3 +242,12 @@ def test_a_table_links_to_its_newest_match(client, played, room, alice):
     empty, _ = seated_table(room, [alice, None, None, None])
     empty.matches.all().delete()
     assert client.get(reverse("history:table", args=[empty.pk])).status_code == 404
+
+
+def test_import_refuses_an_oversized_file(client, db):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    big = SimpleUploadedFile("big.json", b"[" + b"0," * 150_000 + b"0]")
+    response = client.post(reverse("history:import"), {"file": big})
+    assert response.status_code == 400 and "larger than" in response.content.decode()
+    assert "history_import" not in client.session
