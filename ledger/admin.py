@@ -17,7 +17,7 @@ from django.utils.html import format_html
 from games.services import ServiceError, ban_player, unban_player
 
 from .models import Account, Ban, Journal, LedgerEntry, Penalty
-from .services import _match_users, balance_of, issue_penalty, journal_total, reverse_penalty
+from .services import balance_of, issue_penalty, journal_total, match_seat_users, reverse_penalty
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -89,7 +89,7 @@ class PenaltyIssueForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         hand, seat = data.get("hand"), data.get("seat")
-        if hand is not None and seat is not None and _match_users(hand)[seat] is None:
+        if hand is not None and seat is not None and match_seat_users(hand)[seat] is None:
             raise forms.ValidationError("That seat was played by a bot; only a person can be penalised.")
         return data
 

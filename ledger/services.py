@@ -117,7 +117,8 @@ def split_penalty(amount: Decimal) -> tuple[Decimal, Decimal]:
     return share, amount - 3 * share
 
 
-def _match_users(hand) -> list:
+def match_seat_users(hand) -> list:
+    """Who played each seat of the hand's match (from its start): a user, or None for a bot."""
     from django.contrib.auth import get_user_model
 
     ids = list(hand.match.players or [None] * 4)
@@ -146,7 +147,7 @@ def issue_penalty(
         raise ServiceError("bad_action", f"Unknown penalty kind {kind!r}.")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
         raise ServiceError("no_such_seat")
-    users = list(seat_users) if seat_users is not None else _match_users(hand)
+    users = list(seat_users) if seat_users is not None else match_seat_users(hand)
     payer = users[seat]
     if payer is None:
         raise ServiceError("no_such_seat", "A bot's seat cannot be penalised.")
