@@ -380,6 +380,7 @@ def _pong_value(pongs: int, pairs: int, need: int) -> int:
 
 _PONG_GROUPS = {6: (0, 3), 7: (1, 3), 8: (2, 3), PENG: (0, 1, 2, 3)}
 _GROUP = tuple(k // 9 if k < 27 else 3 for k in range(N_KINDS))
+_GROUP_SPANS = ((0, 0, 9), (1, 9, 18), (2, 18, 27), (3, 27, N_KINDS))
 _ALLOWS = {plan: tuple(plan_allows(plan, k) for k in range(N_KINDS)) for plan in ALL_PLANS}
 
 
@@ -414,22 +415,24 @@ class _Hand:
         self.keys = [suit_key(counts, s) for s in range(3)]
         size, pong, pair = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]
         u0, u1, u2, u3 = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]
-        for k in range(N_KINDS):
-            g = _GROUP[k]
-            c = counts[k]
-            if c == 0:
-                u0[g] += unseen[k]
-                continue
-            size[g] += c
-            if c == 1:
-                u1[g] += unseen[k]
-            elif c == 2:
-                pair[g] += 1
-                u2[g] += unseen[k]
-            else:
-                pong[g] += 1
-                if c == 3:
-                    u3[g] += unseen[k]
+        for g, lo, hi in _GROUP_SPANS:
+            n = pongs = pairs = a0 = a1 = a2 = a3 = 0
+            for c, left in zip(counts[lo:hi], unseen[lo:hi], strict=True):
+                if c == 0:
+                    a0 += left
+                    continue
+                n += c
+                if c == 1:
+                    a1 += left
+                elif c == 2:
+                    pairs += 1
+                    a2 += left
+                else:
+                    pongs += 1
+                    if c == 3:
+                        a3 += left
+            size[g], pong[g], pair[g] = n, pongs, pairs
+            u0[g], u1[g], u2[g], u3[g] = a0, a1, a2, a3
         self.size, self.pong, self.pair = size, pong, pair
         self.u0, self.u1, self.u2, self.u3 = u0, u1, u2, u3
 
@@ -483,9 +486,16 @@ class _Hand:
             formula = _one_suit_cached(self.keys[suit], hm, hq, need)
             inside = self.size[suit] + (self.size[3] if with_honours else 0)
         else:
-            groups = _PONG_GROUPS[plan]
-            formula = _pong_value(sum(self.pong[g] for g in groups), sum(self.pair[g] for g in groups), need)
-            inside = sum(self.size[g] for g in groups)
+            pong, pair, size = self.pong, self.pair, self.size
+            if plan == PENG:
+                formula = _pong_value(
+                    pong[0] + pong[1] + pong[2] + pong[3], pair[0] + pair[1] + pair[2] + pair[3], need
+                )
+                inside = n
+            else:
+                suit = plan - 6
+                formula = _pong_value(pong[suit] + pong[3], pair[suit] + pair[3], need)
+                inside = size[suit] + size[3]
         junk_limit = n - inside - 1
         return formula if formula > junk_limit else junk_limit
 
@@ -569,6 +579,95 @@ def _plan_after(hand: _Hand, plan: int, need: int, n: int) -> tuple[int, int, fl
     return hand.pongs(_PONG_GROUPS[plan], need, n)
 
 
+class DiscardPlanner:
+    """One discard decision over a 3n+2 concealed hand: the per-group summaries and the distance
+    under every open plan are computed once, then read by `junk` and by `rank`.
+
+    `counts` is modified while `rank` runs and restored before it returns; it must not change
+    between the planner's creation and its last use.
+    """
+
+    __slots__ = ("counts", "plans", "hand", "n", "need", "base", "best")
+
+    def __init__(
+        self,
+        counts: list[int],
+        plans: Sequence[int],
+        unseen: Sequence[int],
+        reach: tuple[float, float] | None = None,
+    ) -> None:
+        n = sum(counts)
+        if n % 3 != 2:
+            raise ValueError(f"evaluate_discards needs 3n+2 concealed tiles, got {n}")
+        self.counts = counts
+        self.plans = plans = plans or [PENG]
+        self.n = n
+        self.need = need = need_sets(n)
+        self.hand = hand = _Hand(counts, unseen, *(reach or (PONG_REACH, CHOW_REACH)))
+        self.base = base = {plan: hand.distance(plan, need, n) for plan in plans}
+        self.best = min(base.values())
+
+    def junk(self) -> list[int]:
+        """Kinds held that no plan at the closest distance can use, lowest first (`junk_tiles`)."""
+        best, base, counts = self.best, self.base, self.counts
+        closest = [_ALLOWS[plan] for plan in self.plans if base[plan] == best]
+        return [k for k in range(N_KINDS) if counts[k] and not any(allows[k] for allows in closest)]
+
+    def rank(
+        self,
+        weights: dict[int, float] | None = None,
+        slack: int = 0,
+        claims: bool = False,
+        breadth: int = 0,
+    ) -> list[DiscardOption]:
+        """The ranked discards (see `evaluate_discards`)."""
+        hand, counts, base, need, n = self.hand, self.counts, self.base, self.need, self.n
+        live = [plan for plan in self.plans if base[plan] <= self.best + breadth + slack]
+        specs = [(plan, _ALLOWS[plan], weights.get(plan, 1.0) if weights else 1.0) for plan in live]
+        options: list[DiscardOption] = []
+        if len(specs) == 1:
+            _single_plan(hand, specs[0], _plan_after(hand, live[0], need, n - 1), need, n, claims, options)
+            options.sort(key=_option_order)
+            return options
+        # A discard outside a plan's kinds leaves that plan's tiles as they are: one result serves all.
+        outside = {plan: _plan_after(hand, plan, need, n - 1) for plan in live}
+        for tile in range(N_KINDS):
+            if not counts[tile]:
+                continue
+            removed = False
+            per_plan: list[tuple[int, int, int, float, float]] = []
+            for plan, allows, w in specs:
+                if allows[tile]:
+                    if not removed:
+                        hand.remove(tile)
+                        removed = True
+                    s, u, reach = _plan_after(hand, plan, need, n - 1)
+                else:
+                    s, u, reach = outside[plan]
+                per_plan.append((plan, s, u, reach, w))
+            if removed:
+                hand.restore(tile)
+            best_s = min(p[1] for p in per_plan)
+            score = 0.0
+            best_plan, best_useful, best_term = per_plan[0][0], 0, -1.0
+            for plan, s, u, reach, w in per_plan:
+                if s > best_s + slack:
+                    continue
+                term = w * (reach if claims else u)
+                if s != best_s:
+                    term *= 0.1 ** (s - best_s)
+                score += term
+                if s == best_s and term > best_term:
+                    best_plan, best_useful, best_term = plan, u, term
+            options.append(DiscardOption(tile, best_plan, best_s, best_useful, score))
+        options.sort(key=_option_order)
+        return options
+
+
+def _option_order(option: DiscardOption) -> tuple[int, float, int]:
+    return (option.shanten, -option.score, option.tile)
+
+
 def evaluate_discards(
     counts: list[int],
     plans: Sequence[int],
@@ -592,55 +691,7 @@ def evaluate_discards(
     the distance of a discard that sets the hand back can be overstated unless `breadth` is large;
     the leading discards are always exact. `counts` is modified during the call and restored.
     """
-    n = sum(counts)
-    if n % 3 != 2:
-        raise ValueError(f"evaluate_discards needs 3n+2 concealed tiles, got {n}")
-    if not plans:
-        plans = [PENG]
-    need = need_sets(n)
-    hand = _Hand(counts, unseen, *(reach or (PONG_REACH, CHOW_REACH)))
-    base = {plan: hand.distance(plan, need, n) for plan in plans}
-    best_base = min(base.values())
-    live = [plan for plan in plans if base[plan] <= best_base + breadth + slack]
-    specs = [(plan, _ALLOWS[plan], weights.get(plan, 1.0) if weights else 1.0) for plan in live]
-    # A discard outside a plan's kinds leaves that plan's tiles as they are: one result serves all.
-    outside = {plan: _plan_after(hand, plan, need, n - 1) for plan in live}
-    options: list[DiscardOption] = []
-    if len(specs) == 1:
-        _single_plan(hand, specs[0], outside[live[0]], need, n, claims, options)
-        options.sort(key=lambda o: (o.shanten, -o.score, o.tile))
-        return options
-    for tile in range(N_KINDS):
-        if not counts[tile]:
-            continue
-        removed = False
-        per_plan: list[tuple[int, int, int, float, float]] = []
-        for plan, allows, w in specs:
-            if allows[tile]:
-                if not removed:
-                    hand.remove(tile)
-                    removed = True
-                s, u, reach = _plan_after(hand, plan, need, n - 1)
-            else:
-                s, u, reach = outside[plan]
-            per_plan.append((plan, s, u, reach, w))
-        if removed:
-            hand.restore(tile)
-        best_s = min(p[1] for p in per_plan)
-        score = 0.0
-        best_plan, best_useful, best_term = per_plan[0][0], 0, -1.0
-        for plan, s, u, reach, w in per_plan:
-            if s > best_s + slack:
-                continue
-            term = w * (reach if claims else u)
-            if s != best_s:
-                term *= 0.1 ** (s - best_s)
-            score += term
-            if s == best_s and term > best_term:
-                best_plan, best_useful, best_term = plan, u, term
-        options.append(DiscardOption(tile, best_plan, best_s, best_useful, score))
-    options.sort(key=lambda o: (o.shanten, -o.score, o.tile))
-    return options
+    return DiscardPlanner(counts, plans, unseen, reach).rank(weights, slack, claims, breadth)
 
 
 def best_shanten(counts: Sequence[int], plans: Sequence[int]) -> tuple[int, int]:
@@ -676,12 +727,6 @@ def junk_tiles(counts: list[int], plans: Sequence[int]) -> list[int]:
     Discarding one of them keeps every closest plan exactly as it is (the same distance and the same
     useful tiles), so when there are any, a bot playing for speed alone need not rank the rest.
     """
-    n = sum(counts)
     if not plans:
         return []
-    hand = _Hand(counts, [0] * N_KINDS)
-    need = need_sets(n)
-    base = [(hand.distance(plan, need, n), plan) for plan in plans]
-    best = min(d for d, _ in base)
-    closest = [_ALLOWS[plan] for d, plan in base if d == best]
-    return [k for k in range(N_KINDS) if counts[k] and not any(allows[k] for allows in closest)]
+    return DiscardPlanner(counts, plans, [0] * N_KINDS).junk()

@@ -125,19 +125,13 @@ class NormalBot:
         if not pos.plans:
             # No qualifying hand is possible any more: discard purely for safety.
             return by_tile[min(by_tile, key=lambda t: (self.risk(pos, t, threats), -pos.counts[t], t))]
+        planner = ev.DiscardPlanner(pos.counts, pos.plans, pos.unseen, self.reach)
         if not threats:
-            junk = ev.junk_tiles(pos.counts, pos.plans)
+            junk = planner.junk()
             if junk:
                 return by_tile[junk[0]]
         weights = pos.weights() if self.value_weighted else None
-        options = ev.evaluate_discards(
-            pos.counts,
-            pos.plans,
-            pos.unseen,
-            weights,
-            claims=self.claim_reach,
-            reach=self.reach,
-        )
+        options = planner.rank(weights, claims=self.claim_reach)
         return by_tile[self.pick(pos, options, threats).tile]
 
     def risk(self, pos: Position, tile: int, threats) -> float:
