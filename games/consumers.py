@@ -90,7 +90,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 action = message.get("action")
                 if action is None:
                     action = {"kind": message.get("kind"), "tile": message.get("tile")}
-                await database_sync_to_async(table_act)(
+                # Not thread-sensitive: the service locks its table row, so actions at different
+                # tables need not queue behind one thread per process (bench/ws_load.py).
+                await database_sync_to_async(table_act, thread_sensitive=False)(
                     table_id=self.table_id, user=self.user, action=action, version=message.get("version")
                 )
         except ServiceError as error:
