@@ -246,6 +246,25 @@ def table_next_hand(*, table_id: int, user, version=None) -> Table:
     return table
 
 
+CLAIM_ANSWERS = frozenset({"pass", "chow", "pong", "exposed_kong", "win"})
+
+
+def _view_still_current(version: int, table: Table, hand: Hand | None, state: GameState) -> bool:
+    """Whether a click made on the view of `version` still answers the same question.
+
+    Claims are simultaneous: while a claim window is open, other seats' answers bump the version
+    without changing what this seat is being asked. So an older version is still current when every
+    action logged since it is an answer inside the window that is open now (the discard or added kong
+    that opened it came at or before that version). Anything else older is stale, and is refused.
+    """
+    if version == table.version:
+        return True
+    if version > table.version or hand is None or state.phase not in ("claims", "rob"):
+        return False
+    since = hand.actions.filter(version__gt=version).values_list("action", flat=True)
+    return all(EngineAction.parse(text).kind in CLAIM_ANSWERS for text in since)
+
+
 def table_act(*, table_id: int, user, action, version) -> Table:
     """One action of the seated user: discard, chow, pong, kong, win or pass.
 
@@ -267,10 +286,10 @@ def table_act(*, table_id: int, user, action, version) -> Table:
         parsed = parse_action(action, seat.index)
         if parsed.seat != seat.index:
             raise ServiceError("not_your_seat")
-        if version != table.version:
-            raise ServiceError("stale_version")
         state = load_state(table)
         hand = current_hand(table)
+        if not _view_still_current(version, table, hand, state):
+            raise ServiceError("stale_version")
         previous_phase = state.phase
         now = timezone.now()
         _apply(table, hand, state, parsed, by_clock=False)

@@ -8,6 +8,8 @@ import pytest
 from django.utils import timezone
 
 from games import services
+from games.engine.actions import Action as EngineAction
+from games.engine.state import GameState
 from games.models import Action, Hand, Table
 from games.services import ServiceError
 
@@ -206,3 +208,41 @@ def test_next_hand_with_an_old_version_is_refused(bot_table, alice):
     assert Hand.objects.filter(match__table=bot_table).count() == 1
     services.table_next_hand(table_id=bot_table.pk, user=alice, version=str(bot_table.version))
     assert Hand.objects.filter(match__table=bot_table).count() == 2
+
+
+def _open_claim_window(table, alice):
+    """Seat 3 (a bot, dealing) has discarded 5m: seat 1 (a bot) may pong it, alice in seat 0 may chow it."""
+    state = GameState.from_setup(
+        hands=["46m2468p2468s123z", "55m2357p2357s367z", "1112345678999s", "159m159p159s1234z5z"],
+        wall="3m7m8p6z",
+        dealer=3,
+    )
+    state.apply(EngineAction.parse("3:discard:5m"))
+    hand = Hand.objects.get(match__table=table)
+    hand.actions.all().delete()
+    table.version += 1
+    Action.objects.create(hand=hand, seq=1, seat=3, action="3:discard:5m", version=table.version)
+    table.state = state.to_json()
+    table.deadline = table.changed = timezone.now()
+    table.save(update_fields=["state", "version", "deadline", "changed"])
+    return table.version
+
+
+def test_a_claim_made_on_the_window_still_counts_after_another_seat_answered(bot_table, alice):
+    seen = _open_claim_window(bot_table, alice)
+    services.clock_tick(now=timezone.now())  # the bot in seat 1 answers first
+    bot_table.refresh_from_db()
+    assert bot_table.version > seen
+    assert state_of(bot_table).legal_actions(0), "alice is still asked"
+    services.table_act(table_id=bot_table.pk, user=alice, action="0:pass", version=seen)
+    rows = list(Hand.objects.get(match__table=bot_table).actions.values_list("action", flat=True))
+    assert "0:pass" in rows
+
+
+def test_a_click_from_before_the_window_opened_is_stale(bot_table, alice):
+    seen = _open_claim_window(bot_table, alice)
+    before = Action.objects.count()
+    with pytest.raises(ServiceError) as err:
+        services.table_act(table_id=bot_table.pk, user=alice, action="0:pass", version=seen - 1)
+    assert err.value.code == "stale_version"
+    assert Action.objects.count() == before
