@@ -32,18 +32,37 @@ class Threat:
     partner: bool  # already 承包 partners with the reader: their wins cost the reader more
 
 
-def unseen_counts(state, seat: int) -> list[int]:
-    """Copies of each of the 34 kinds that `seat` cannot see (in other hands or the wall)."""
-    unseen = [4 - n for n in state.counts[seat]]
+def visible_counts(state) -> list[int]:
+    """Copies of each of the 34 kinds everyone can see: declared melds and unclaimed river tiles.
+
+    The same for every seat at one point of the hand, so the last answer is kept and reused while
+    the state's action log has not grown (the seats answering one discard all read it)."""
+    actions = getattr(state, "actions", None)
+    mark = len(actions) if actions is not None else -1
+    cached = _VISIBLE[0]
+    if cached is not None and cached[0] is state and cached[1] == mark and mark >= 0:
+        return cached[2]
+    seen = [0] * 34
     for melds in state.melds:
         for meld in melds:
             for t in meld.tiles:
-                unseen[t] -= 1
+                seen[t] += 1
     for river in state.rivers:
         for r in river:
             if not r.claimed:
-                unseen[r.tile] -= 1
-    return [n if n > 0 else 0 for n in unseen]
+                seen[r.tile] += 1
+    _VISIBLE[0] = (state, mark, seen)
+    return seen
+
+
+_VISIBLE: list = [None]
+
+
+def unseen_counts(state, seat: int) -> list[int]:
+    """Copies of each of the 34 kinds that `seat` cannot see (in other hands or the wall)."""
+    return [
+        4 - a - b if a + b < 4 else 0 for a, b in zip(state.counts[seat], visible_counts(state), strict=True)
+    ]
 
 
 def lateness(wall_remaining: int) -> float:

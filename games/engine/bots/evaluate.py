@@ -311,6 +311,9 @@ def open_plans(melds: Iterable[MeldShape]) -> list[int]:
     return plans
 
 
+# The plans open to a hand with no declared melds, in `open_plans` order.
+ALL_PLANS_OPEN = tuple(open_plans(()))
+
 # --------------------------------------------------------------------------------------------
 # Discard evaluation.
 
@@ -504,9 +507,19 @@ class _Hand:
 
     def one_suit(self, suit: int, with_honours: bool, need: int, n: int) -> tuple[int, int, float]:
         """(shanten, useful tiles, reach) of a 3n+1 hand of `n` tiles under HUN/QING of `suit`."""
-        hm, hq = (self.pong[3], self.pair[3]) if with_honours else (0, 0)
-        formula, ranks, single_helps, pair_helps = _one_suit_shape(self.keys[suit], hm, hq, need)
-        junk = n - self.size[suit] - (self.size[3] if with_honours else 0)
+        if with_honours:
+            hm, hq = self.pong[3], self.pair[3]
+            key = self.keys[suit]
+            shape = _SHAPES.get((key << 10) | (hm << 7) | (hq << 3) | need)
+            junk = n - self.size[suit] - self.size[3]
+        else:
+            hm = hq = 0
+            key = self.keys[suit]
+            shape = _SHAPES.get((key << 10) | need)
+            junk = n - self.size[suit]
+        if shape is None:
+            shape = _one_suit_shape(key, hm, hq, need)
+        formula, ranks, single_helps, pair_helps = shape
         if formula < junk:
             # Too many tiles outside the plan: any draw inside it (replacing one) is progress.
             useful = self._all_draws(suit) + (self._all_draws(3) if with_honours else 0)
@@ -709,16 +722,25 @@ def _single_plan(hand: _Hand, spec, outside, need: int, n: int, claims: bool, op
     """`evaluate_discards` for one plan: the same results without the per-plan bookkeeping."""
     plan, allows, w = spec
     counts = hand.counts
+    move = hand._move
+    if plan < 6:
+        after, args = hand.one_suit, (plan % 3, plan < 3, need, n - 1)
+    elif plan == FENG:
+        after, args = hand.feng, (n - 1,)
+    else:
+        after, args = hand.pongs, (_PONG_GROUPS[plan], need, n - 1)
+    append = options.append
     for tile in range(N_KINDS):
-        if not counts[tile]:
+        c = counts[tile]
+        if not c:
             continue
         if allows[tile]:
-            hand.remove(tile)
-            s, u, reach = _plan_after(hand, plan, need, n - 1)
-            hand.restore(tile)
+            move(tile, c, -1)
+            s, u, reach = after(*args)
+            move(tile, c - 1, 1)
         else:
             s, u, reach = outside
-        options.append(DiscardOption(tile, plan, s, u, w * (reach if claims else u)))
+        append(DiscardOption(tile, plan, s, u, w * (reach if claims else u)))
 
 
 def junk_tiles(counts: list[int], plans: Sequence[int]) -> list[int]:

@@ -31,22 +31,32 @@ _CAUTION = (0.2, 0.5, 1.0, 2.0)
 class Position:
     """One seat's knowledge at a decision: own tiles, own melds, what it cannot see."""
 
-    __slots__ = ("state", "seat", "counts", "melds", "shapes", "plans", "unseen", "hua", "partner_watch")
+    __slots__ = ("state", "seat", "counts", "melds", "shapes", "plans", "unseen", "partner_watch")
 
     def __init__(self, state, seat: int) -> None:
         self.state = state
         self.seat = seat
         self.counts = list(state.counts[seat])
-        self.melds = state.melds[seat]
-        self.shapes = [ev.MeldShape(m.tiles[0], m.kind == "chow") for m in self.melds]
-        self.plans = ev.open_plans(self.shapes)
+        self.melds = melds = state.melds[seat]
+        if melds:
+            self.shapes = [ev.MeldShape(m.tiles[0], m.kind == "chow") for m in melds]
+            self.plans = ev.open_plans(self.shapes)
+        else:
+            self.shapes = []
+            self.plans = list(ev.ALL_PLANS_OPEN)
         self.unseen = unseen_counts(state, seat)
-        self.hua = hua_of(self.counts, self.melds, state.flowers[seat])
         # Some opponent is one claim from becoming this seat's 承包 partner.
-        self.partner_watch = any(state.feeds[o][seat] == 2 for o in range(4) if o != seat)
+        feeds = state.feeds
+        self.partner_watch = any(feeds[o][seat] == 2 for o in range(4) if o != seat)
+
+    @property
+    def hua(self) -> int:
+        """The 花 this seat holds now (flowers, kongs, honour pongs)."""
+        return hua_of(self.counts, self.melds, self.state.flowers[self.seat])
 
     def weights(self) -> dict[int, float]:
-        return {plan: float(ev.plan_value(plan, self.hua)) for plan in self.plans}
+        hua = self.hua
+        return {plan: float(ev.plan_value(plan, hua)) for plan in self.plans}
 
     def distance(self) -> int:
         """Distance of the concealed tiles to the closest open plan (99: no plan left)."""
