@@ -185,3 +185,15 @@ def test_discarding_junk_matches_the_best_ranked_discard():
         junk_option = next(o for o in ev.evaluate_discards(hand, ev.ALL_PLANS, unseen) if o.tile == junk[0])
         assert junk_option.shanten == best.shanten
     assert checked > 20
+
+
+def test_best_shanten_agrees_with_plain_distance_for_every_hand_size():
+    rng = random.Random(7)
+    wall = [k for k in range(34) for _ in range(4)]
+    for _ in range(400):
+        n = rng.choice([1, 2, 4, 5, 7, 8, 10, 11, 13, 14])
+        rng.shuffle(wall)
+        hand = to_counts(wall[:n])
+        plans = rng.sample(ev.ALL_PLANS, rng.randint(1, len(ev.ALL_PLANS)))
+        expected = min(ev.shanten(plan, hand, n) for plan in plans)
+        assert ev.best_shanten(hand, plans)[0] == expected

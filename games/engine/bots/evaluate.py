@@ -479,9 +479,10 @@ class _Hand:
         self._move(k, self.counts[k], 1)
 
     def distance(self, plan: int, need: int, n: int) -> int:
-        """Distance of this 3n+2 hand of `n` tiles under `plan` (the same as `shanten`)."""
+        """Distance of this hand of `n` tiles under `plan` (the same as `shanten`)."""
+        short = 1 if n % 3 == 2 else 0  # a 3n+2 hand's last junk tile is simply discarded
         if plan == FENG:
-            return n - self.size[3] - 1
+            return n - self.size[3] - short
         if plan < 6:
             suit = plan % 3
             with_honours = plan < 3
@@ -499,7 +500,7 @@ class _Hand:
                 suit = plan - 6
                 formula = _pong_value(pong[suit] + pong[3], pair[suit] + pair[3], need)
                 inside = size[suit] + size[3]
-        junk_limit = n - inside - 1
+        junk_limit = n - inside - short
         return formula if formula > junk_limit else junk_limit
 
     def _all_draws(self, g: int) -> int:
@@ -710,12 +711,17 @@ def evaluate_discards(
 def best_shanten(counts: Sequence[int], plans: Sequence[int]) -> tuple[int, int]:
     """(distance, plan) of the closest open plan for the concealed tiles `counts`."""
     n = sum(counts)
+    need = need_sets(n)
+    hand = _Hand(counts, _NO_UNSEEN)
     best = (99, PENG)
     for plan in plans or (PENG,):
-        s = shanten(plan, counts, n)
+        s = hand.distance(plan, need, n)
         if s < best[0]:
             best = (s, plan)
     return best
+
+
+_NO_UNSEEN = (0,) * N_KINDS
 
 
 def _single_plan(hand: _Hand, spec, outside, need: int, n: int, claims: bool, options: list) -> None:
