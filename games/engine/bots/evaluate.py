@@ -724,6 +724,21 @@ def best_shanten(counts: Sequence[int], plans: Sequence[int]) -> tuple[int, int]
 _NO_UNSEEN = (0,) * N_KINDS
 
 
+def plan_uses(plan: int, code: int) -> bool:
+    """`plan_allows`, read from a table."""
+    return _ALLOWS[plan][code]
+
+
+def closest_plans(counts: Sequence[int], plans: Sequence[int]) -> tuple[int, list[int]]:
+    """(distance, plans at that distance) for the concealed tiles `counts`."""
+    n = sum(counts)
+    need = need_sets(n)
+    hand = _Hand(counts, _NO_UNSEEN)
+    dist = {plan: hand.distance(plan, need, n) for plan in plans or (PENG,)}
+    best = min(dist.values())
+    return best, [plan for plan, d in dist.items() if d == best]
+
+
 def _single_plan(hand: _Hand, spec, outside, need: int, n: int, claims: bool, options: list) -> None:
     """`evaluate_discards` for one plan: the same results without the per-plan bookkeeping."""
     plan, allows, w = spec

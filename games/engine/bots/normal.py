@@ -171,7 +171,14 @@ class NormalBot:
 
     def claim(self, pos: Position, kinds: dict[str, list[Action]], tile: int) -> Action:
         """Take the claim that brings the hand closest to a plan it keeps open, else pass."""
-        before = pos.distance()
+        if pos.plans:
+            before, closest = ev.closest_plans(pos.counts, pos.plans)
+        else:
+            before, closest = 99, []
+        if "exposed_kong" not in kinds and not any(ev.plan_uses(plan, tile) for plan in closest):
+            # A pong or chow of a tile no closest plan uses cannot bring the hand closer: a claimed
+            # tile gains at most one step, under a plan already a step farther away.
+            return kinds["pass"][0]
         best: tuple[int, int, Action] | None = None
         for rank, kind in enumerate(("exposed_kong", "pong", "chow")):
             for action in kinds.get(kind, ()):
