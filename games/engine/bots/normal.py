@@ -159,13 +159,29 @@ class NormalBot:
         step = best.shanten if best.shanten >= 0 else 0
         caution = self.caution[step if step < len(self.caution) else -1]
 
-        def utility(option: ev.DiscardOption) -> float:
-            # Half the useful tiles costs about a third of a step of distance.
-            offence = -option.shanten + 0.5 * math.log(min(max(option.score / top, 0.05), 1.0))
-            return offence - caution * self.risk(pos, option.tile, threats)
-
-        # A discard two steps worse than the best is never worth its safety at these cautions.
-        return max((o for o in options if o.shanten <= best.shanten + 1), key=utility)
+        if not caution:
+            return best
+        # Half the useful tiles costs about a third of a step of distance. A discard two steps
+        # worse than the best is never worth its safety at these cautions.
+        limit = best.shanten + 1
+        ranked = sorted(
+            (
+                (-option.shanten + 0.5 * math.log(min(max(option.score / top, 0.05), 1.0)), -i, option)
+                for i, option in enumerate(options)
+                if option.shanten <= limit
+            ),
+            reverse=True,
+        )
+        # Danger only lowers a discard's utility, so once the offence alone cannot beat the best
+        # utility found the rest need no danger reading. Ties go to the earlier option.
+        chosen, chosen_utility = best, -math.inf
+        for offence, _, option in ranked:
+            if offence < chosen_utility:
+                break
+            utility = offence - caution * self.risk(pos, option.tile, threats)
+            if utility > chosen_utility:
+                chosen, chosen_utility = option, utility
+        return chosen
 
     # ---------------------------------------------------------------- claims
 
