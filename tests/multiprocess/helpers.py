@@ -68,3 +68,14 @@ def assert_ledger_once(cluster: Cluster, table_ids: list[int]) -> None:
         assert sorted((seat, amount) for seat, amount in entries) == [
             (seat, Decimal(int(p))) for seat, p in enumerate(payments)
         ], f"hand {hand_id}: entries differ from the payments {payments}"
+
+
+def assert_applied_were_sent_once(applied: list[dict], sent: list[tuple[int, str]], who: str) -> None:
+    """Every action in the log for this person matches its own message (same action, sent on a view
+    older than the version it was applied at), and no message was applied twice. (A claim sent on
+    an older view may land a few versions later: answers inside one claim window all count.)"""
+    unused = sorted(sent)
+    for row in sorted(applied, key=lambda a: a["version"]):
+        match = next((m for m in unused if m[1] == row["action"] and m[0] < row["version"]), None)
+        assert match is not None, f"{who}: {row} in the log matches no message sent (or one sent twice)"
+        unused.remove(match)

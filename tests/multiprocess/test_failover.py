@@ -7,7 +7,13 @@ import asyncio
 
 from tests.multiprocess import frames
 from tests.multiprocess.client import TableClient
-from tests.multiprocess.helpers import assert_clean_logs, assert_ledger_once, human_actions, table_row
+from tests.multiprocess.helpers import (
+    assert_applied_were_sent_once,
+    assert_clean_logs,
+    assert_ledger_once,
+    human_actions,
+    table_row,
+)
 
 ROOM = {"bot_delay": 0.05, "discard_timeout": 60, "claim_timeout": 60}
 KILL_AFTER = 25  # versions into the hand
@@ -75,7 +81,7 @@ async def test_kill_9_mid_hand_clients_fail_over_and_the_hand_completes(cluster,
             assert versions == sorted(set(versions)), f"{client.name} saw versions out of order"
         assert client.version == final["version"]
     states = [frames.public_state(c.last_frame) for c in clients]
-    assert all(state == states[0] for state in states[1:])
+    assert all(state == states[0] for state in states[1:]), "clients ended on different public states"
 
     # No action lost or duplicated: the log replays to the stored result, every person's action in
     # it was sent once by that person, and after the kill only the survivor wrote.
@@ -86,8 +92,7 @@ async def test_kill_9_mid_hand_clients_fail_over_and_the_hand_completes(cluster,
     for seat, player in ((0, on_survivor[0]), (1, on_victim[0])):
         mine = [a for a in applied if a["seat"] == seat]
         assert mine
-        sent = {(version + 1, action) for version, action in player.sent}
-        assert all((a["version"], a["action"]) in sent for a in mine)
+        assert_applied_were_sent_once(mine, player.sent, player.name)
     after_kill = cluster.database.query(
         """SELECT DISTINCT au.app FROM mp_audit au JOIN games_action a ON a.id = au.action_id
            JOIN games_hand h ON h.id = a.hand_id JOIN games_match m ON m.id = h.match_id

@@ -7,7 +7,13 @@ import asyncio
 
 from tests.multiprocess import frames
 from tests.multiprocess.client import TableClient
-from tests.multiprocess.helpers import assert_clean_logs, assert_ledger_once, human_actions, table_row
+from tests.multiprocess.helpers import (
+    assert_applied_were_sent_once,
+    assert_clean_logs,
+    assert_ledger_once,
+    human_actions,
+    table_row,
+)
 
 ROOM = {"bot_delay": 0.02, "discard_timeout": 60, "claim_timeout": 60}
 
@@ -50,7 +56,7 @@ async def test_four_clients_on_two_processes_play_a_full_hand(cluster, servers):
 
     # The same final public state everywhere, and it is the stored result.
     states = [frames.public_state(c.last_frame) for c in clients]
-    assert all(state == states[0] for state in states[1:])
+    assert all(state == states[0] for state in states[1:]), "clients ended on different public states"
     hand = cluster.database.query(
         "SELECT h.result FROM games_hand h JOIN games_match m ON m.id = h.match_id WHERE m.table_id = %s",
         (table_id,),
@@ -69,9 +75,7 @@ async def test_four_clients_on_two_processes_play_a_full_hand(cluster, servers):
         mine = [a for a in applied if a["seat"] == seat]
         assert mine, f"seat {seat} never acted"
         assert {a["app"] for a in mine} == {server.name}
-        sent = {(version + 1, action) for version, action in player.sent}
-        assert all((a["version"], a["action"]) in sent for a in mine)
-        assert len({(a["version"], a["action"]) for a in mine}) == len(mine)
+        assert_applied_were_sent_once(mine, player.sent, player.name)
 
     report = cluster.seed("replay_check", table_ids=[table_id])
     (entry,) = report.values()
