@@ -65,6 +65,49 @@ def unseen_counts(state, seat: int) -> list[int]:
     ]
 
 
+def group_reads(state, me: int) -> list[tuple[int, int, int, int]]:
+    """What each opponent (in turn order after `me`) seems to do with each group (m, p, s,
+    honours): 1 collecting (a meld in it, or none of four or more discards from it), -1 shedding
+    (two or more discards from it and no meld), 0 unknown. Public information only."""
+    reads = []
+    for k in (1, 2, 3):
+        other = (me + k) % 4
+        shed = [0, 0, 0, 0]
+        river = state.rivers[other]
+        for r in river:
+            tile = r.tile
+            shed[tile // 9 if tile < 27 else 3] += 1
+        kept = [0, 0, 0, 0]
+        for meld in state.melds[other]:
+            tile = meld.tiles[0]
+            kept[tile // 9 if tile < 27 else 3] += 1
+        settled = len(river) >= 4
+        reads.append(
+            tuple(
+                1 if kept[g] or (settled and not shed[g]) else (-1 if shed[g] >= 2 else 0) for g in range(4)
+            )
+        )
+    return reads
+
+
+def live_weights(state, me: int, unseen: Sequence[int], shed_bonus: float, keep_cost: float) -> list[float]:
+    """`unseen`, each kind weighted by how likely its copies are to reach `me`: a group that
+    opponents shed comes out of their hands as discards (and can be claimed), a group they collect
+    stays in their hands. Weight per group: 1 + shed_bonus × shedders − keep_cost × collectors."""
+    reads = group_reads(state, me)
+    mult = []
+    for g in range(4):
+        w = 1.0
+        for row in reads:
+            if row[g] < 0:
+                w += shed_bonus
+            elif row[g] > 0:
+                w -= keep_cost
+        mult.append(w if w > 0.1 else 0.1)
+    m, p, s, h = mult
+    return [n * (m if k < 9 else p if k < 18 else s if k < 27 else h) for k, n in enumerate(unseen)]
+
+
 def lateness(wall_remaining: int) -> float:
     """0 at the start of a hand, 1 when the wall is empty."""
     left = wall_remaining / _FULL_WALL
