@@ -130,3 +130,26 @@ def test_hard_bot_ignores_a_two_meld_hand_but_folds_against_three():
     assert HardBot().choose(Table(FAR_HAND, melds=two), 0) == Action("discard", 0, t("5p"))
     three = [[], [], [pong("2p", 1), pong("7p", 3), pong("9p", 1)], []]
     assert HardBot().choose(Table(FAR_HAND, melds=three), 0) == Action("discard", 0, t("5s"))
+
+
+def test_group_reads_follow_rivers_and_melds():
+    # Seat 1 shed two dots and collects nothing visible yet; seat 2 has a bamboo pong and shed
+    # four characters (so it collects dots and honours too: none of them among four discards).
+    melds = [[], [], [pong("7s", 3)], []]
+    table = Table(FAR_HAND, melds=melds, rivers=["", "2p8p", "1m4m6m9m", ""])
+    reads = defense.group_reads(table, 0)
+    assert reads[0] == (0, -1, 0, 0)
+    assert reads[1] == (-1, 1, 1, 1)
+    assert reads[2] == (0, 0, 0, 0)
+
+
+def test_live_weights_favour_groups_opponents_shed():
+    table = Table(FAR_HAND, melds=[[], [], [pong("7s", 3)], []], rivers=["", "2p8p", "1m4m6m9m", ""])
+    unseen = [4] * 34
+    live = defense.live_weights(table, 0, unseen, shed_bonus=0.5, keep_cost=0.2)
+    # characters: one shedder (+0.5); dots: one shedder, one collector; bamboo: one collector.
+    assert live[t("5m")] == 4 * 1.5
+    assert live[t("5p")] == 4 * 1.3
+    assert live[t("5s")] == 4 * 0.8
+    assert live[t("5z")] == 4 * 0.8
+    assert unseen == [4] * 34  # the input is left as it was
