@@ -7,6 +7,8 @@ renders a face-down tile and carries no tile information at all.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django import template
 from django.utils.html import format_html
 
@@ -29,12 +31,17 @@ def tile_code(value) -> int | None:
     if isinstance(value, int):
         return value if 0 <= value < 42 else None
     if isinstance(value, str):
-        try:
-            return Tile.parse(value).code
-        except NotationError:
-            return None
+        return _parse_code(value)
     code = getattr(value, "code", None)
     return code if isinstance(code, int) else None
+
+
+@lru_cache(maxsize=256)
+def _parse_code(text: str) -> int | None:
+    try:
+        return Tile.parse(text).code
+    except NotationError:
+        return None
 
 
 @register.simple_tag
@@ -42,6 +49,13 @@ def tile(value, extra_class: str = ""):
     code = tile_code(value)
     if code is None:
         return ""
+    return tile_html(code, extra_class)
+
+
+@lru_cache(maxsize=1024)
+def tile_html(code: int, extra_class: str = ""):
+    """A face-up tile's markup; cached, since a table shows the same few (code, class) pairs over and
+    over and every frame of every viewer draws about a hundred of them."""
     suit, rank = suit_of(code), rank_of(code)
     text = code_to_str(code)
     if suit < 3:
@@ -67,6 +81,11 @@ def tile(value, extra_class: str = ""):
 
 @register.simple_tag
 def tile_back(extra_class: str = ""):
+    return _tile_back(extra_class)
+
+
+@lru_cache(maxsize=16)
+def _tile_back(extra_class: str):
     return format_html('<span class="tile tile-back {}" aria-label="暗牌"></span>', extra_class)
 
 
