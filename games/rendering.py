@@ -6,16 +6,19 @@ Everything game-related comes from the engine's `state.view(seat)` for the viewe
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import threading
+from dataclasses import dataclass, field, fields, is_dataclass
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 
-from accounts.models import display_name
 from games import names
 from games.engine.bots import levels as bot_levels
+from games.engine.state import GameState
 from games.engine.tiles import format_tiles, parse_tiles
 from games.models import Room, Seat, Table
 from games.services import ServiceError, current_hand, load_state
@@ -87,8 +90,15 @@ class Choice:
 
 
 def _seat_name(seat: Seat) -> str:
+    """The profile's display name, else the username; read from `user__profile` when the caller
+    selected it (one query for all seats), else one look-up."""
     if seat.user_id:
-        return display_name(seat.user)
+        user = seat.user
+        try:
+            profile = user.profile
+        except ObjectDoesNotExist:
+            profile = None
+        return (profile.display_name if profile else "") or user.get_username()
     if seat.is_bot:
         return f"机器人 Bot · {seat.bot_level}"
     return ""
@@ -128,9 +138,11 @@ def _sorted(tiles: list[str]) -> list[str]:
     return sorted(tiles, key=lambda t: parse_tiles(t)[0])
 
 
-def table_context(table: Table, user) -> dict:
-    """Everything the table templates need for this viewer."""
-    seats = list(table.seats.select_related("user").order_by("index"))
+def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
+    """Everything the table templates need for this viewer (`seats`: the table's seats in order, with
+    users and profiles, when the caller already has them)."""
+    if seats is None:
+        seats = list(table.seats.select_related("user__profile").order_by("index"))
     me = next((s for s in seats if user is not None and user.is_authenticated and s.user_id == user.pk), None)
     viewer = me.index if me else None
     anchor = viewer if viewer is not None else 0
@@ -168,11 +180,11 @@ def table_context(table: Table, user) -> dict:
         "ready_deadline": table.deadline if table.status == Table.Status.WAITING else None,
         "now": timezone.now(),
     }
-    state = load_state(table)
-    if state is None:
+    shared = _version_data(table)
+    if shared.state is None:
+        ctx["seat_html"] = {v.position: _seat_html(v, False) for v in views}
         return ctx
-    view = state.view(viewer)
-    hand = current_hand(table)
+    view = shared.view(viewer)
     ended = view["phase"] == "ended"
     for seat_view, data in zip(views, view["seats"], strict=True):
         seat_view.wind = data["wind"]
@@ -196,7 +208,7 @@ def table_context(table: Table, user) -> dict:
             "state": view,
             "phase": view["phase"],
             "phase_name": names.pair(names.PHASES, view["phase"]),
-            "hand_number": hand.number if hand else 0,
+            "hand_number": shared.hand_number,
             "commitment": view.get("commitment", ""),
             "my_hand": _sorted(view.get("hand", [])),
             "drawn": view.get("drawn"),
@@ -211,7 +223,90 @@ def table_context(table: Table, user) -> dict:
             "settlement": _settlement(view, views, table) if ended else None,
         }
     )
+    ctx["seat_html"] = {v.position: _seat_html(v, True) for v in views}
     return ctx
+
+
+# --- what the viewers of one table version share, per process ------------------------------------
+#
+# Every action is seen by four or more sockets, each rendering its own frame (DESIGN.md §3). The
+# parts that do not depend on who looks are computed once per process: the engine state of a version
+# (rebuilding it replays the hand's log) with each seat's view of it, and the HTML of each seat block
+# (a block is memoised on all of its inputs, which are public: other seats' concealed tiles are only
+# ever a count there, and the viewer's own hand is rendered in `controls`, per viewer).
+
+_MAX_TABLES = 2048
+_MAX_SEAT_BLOCKS = 20000
+_POSITION_MARK = "seat-position-mark"
+_lock = threading.Lock()
+
+
+class _VersionData:
+    """One table version's engine state, its hand number, and its views by viewer seat."""
+
+    def __init__(self, version: int, raw, state: GameState | None, hand_number: int) -> None:
+        self.version = version
+        self.raw = raw
+        self.state = state
+        self.hand_number = hand_number
+        self._views: dict[int | None, dict] = {}
+
+    def view(self, seat: int | None) -> dict:
+        found = self._views.get(seat)
+        if found is None:
+            found = self._views[seat] = self.state.view(seat)
+        return found
+
+
+_versions: dict[int, _VersionData] = {}
+_seat_blocks: dict[tuple, str] = {}
+
+
+def _version_data(table: Table) -> _VersionData:
+    """The shared data of this table's version, built on the first render of it in this process; a
+    saved state that differs from the cached one (whatever the version says) is never reused."""
+    found = _versions.get(table.pk)
+    if found is not None and found.version == table.version and found.raw == table.state:
+        return found
+    state = load_state(table)
+    hand = current_hand(table) if state is not None else None
+    data = _VersionData(table.version, table.state, state, hand.number if hand else 0)
+    with _lock:
+        if len(_versions) >= _MAX_TABLES:
+            _versions.clear()
+        _versions[table.pk] = data
+    return data
+
+
+def _freeze(value):
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if is_dataclass(value):
+        return tuple(_freeze(getattr(value, f.name)) for f in fields(value))
+    return value
+
+
+def _seat_html(seat: SeatView, has_state: bool) -> str:
+    """The seat block for this seat as the viewer sees it, rendered once per distinct content; the
+    seat's position on screen is put in afterwards (it is the block's first class)."""
+    key = (has_state, *(_freeze(getattr(seat, f.name)) for f in fields(seat) if f.name != "position"))
+    html = _seat_blocks.get(key)
+    if html is None:
+        context = {"s": _with_position(seat, _POSITION_MARK), "state": has_state}
+        html = render_to_string("games/table.html#seatblock", context)
+        with _lock:
+            if len(_seat_blocks) >= _MAX_SEAT_BLOCKS:
+                _seat_blocks.clear()
+            _seat_blocks[key] = html
+    return mark_safe(html.replace(_POSITION_MARK, seat.position, 1))
+
+
+def _with_position(seat: SeatView, position: str) -> SeatView:
+    copy = SeatView(**{f.name: getattr(seat, f.name) for f in fields(seat)})
+    copy.position = position
+    return copy
 
 
 def _settlement(view: dict, views: list[SeatView], table: Table) -> dict:
@@ -260,12 +355,27 @@ def csrf_token_for(csrf_cookie: str | None) -> str:
     return get_token(request)
 
 
+def _load_table(table_id: int) -> tuple[Table | None, list[Seat] | None]:
+    """The table, its room, seats, users and profiles in one query (a table always has its seats)."""
+    seats = list(
+        Seat.objects.select_related("table__room", "user__profile")
+        .filter(table_id=table_id)
+        .order_by("index")
+    )
+    if not seats:
+        return Table.objects.select_related("room").filter(pk=table_id).first(), None
+    table = seats[0].table
+    for seat in seats:
+        seat.table = table
+    return table, seats
+
+
 def render_table_fragments(table_id: int, user, csrf_cookie: str | None = None) -> tuple[int, str]:
     """(version, html): every live region of the table for this viewer, each marked for an OOB swap."""
-    table = Table.objects.select_related("room").filter(pk=table_id).first()
+    table, seats = _load_table(table_id)
     if table is None:
         return -1, ""
-    ctx = table_context(table, user)
+    ctx = table_context(table, user, seats)
     ctx.update(oob=True, user=user, csrf_token=csrf_token_for(csrf_cookie))
     html = "".join(
         render_to_string(f"games/table.html#{part}", ctx) for part in ("board", "controls", "settlement")
@@ -282,7 +392,7 @@ def lobby_context(user) -> dict:
     for room in Room.objects.filter(is_open=True).order_by("name"):
         tables = []
         for table in room.tables.exclude(status=Table.Status.FINISHED).order_by("id"):
-            seats = list(table.seats.select_related("user").order_by("index"))
+            seats = list(table.seats.select_related("user__profile").order_by("index"))
             if not any(s.user_id for s in seats):
                 continue  # everyone left: nothing to join or watch
             tables.append(
