@@ -153,3 +153,29 @@ def test_live_weights_favour_groups_opponents_shed():
     assert live[t("5s")] == 4 * 0.8
     assert live[t("5z")] == 4 * 0.8
     assert unseen == [4] * 34  # the input is left as it was
+
+
+def test_visible_counts_kept_up_to_date_through_whole_hands():
+    from games.engine.bots import get_bot
+    from games.engine.simulate import hand_seed
+    from games.engine.state import GameState
+
+    bot = get_bot("normal")
+    checked = 0
+    for index in range(6):
+        state = GameState.new(dealer=index % 4, seed=hand_seed("visible", index))
+        while state.phase != "ended":
+            expected = [0] * 34
+            for melds in state.melds:
+                for meld in melds:
+                    for tile in meld.tiles:
+                        expected[tile] += 1
+            for river in state.rivers:
+                for r in river:
+                    if not r.claimed:
+                        expected[r.tile] += 1
+            assert defense.visible_counts(state) == expected
+            checked += 1
+            seat = state.pending_seats()[0]
+            state.apply(bot.choose(state, seat))
+    assert checked > 200

@@ -35,23 +35,37 @@ class Threat:
 def visible_counts(state) -> list[int]:
     """Copies of each of the 34 kinds everyone can see: declared melds and unclaimed river tiles.
 
-    The same for every seat at one point of the hand, so the last answer is kept and reused while
-    the state's action log has not grown (the seats answering one discard all read it)."""
-    actions = getattr(state, "actions", None)
-    mark = len(actions) if actions is not None else -1
+    The same for every seat, and it only grows by river tiles between melds, so the answer for the
+    last state read is kept and brought up to date: new river tiles are added, and any change in
+    the melds (which also marks a river tile claimed) recounts from scratch. Callers must not
+    modify the returned list."""
+    melds = state.melds
+    meld_mark = tuple(sum(len(meld.tiles) for meld in seat_melds) for seat_melds in melds)
+    rivers = state.rivers
     cached = _VISIBLE[0]
-    if cached is not None and cached[0] is state and cached[1] == mark and mark >= 0:
-        return cached[2]
+    if cached is not None and cached[0] is state and cached[1] == meld_mark:
+        _, _, seen, lengths = cached
+        for seat in range(4):
+            river = rivers[seat]
+            done = lengths[seat]
+            if len(river) < done:
+                break  # not a hand that only grew: recount
+            for r in river[done:]:
+                if not r.claimed:
+                    seen[r.tile] += 1
+            lengths[seat] = len(river)
+        else:
+            return seen
     seen = [0] * 34
-    for melds in state.melds:
-        for meld in melds:
+    for seat_melds in melds:
+        for meld in seat_melds:
             for t in meld.tiles:
                 seen[t] += 1
-    for river in state.rivers:
+    for river in rivers:
         for r in river:
             if not r.claimed:
                 seen[r.tile] += 1
-    _VISIBLE[0] = (state, mark, seen)
+    _VISIBLE[0] = (state, meld_mark, seen, [len(r) for r in rivers])
     return seen
 
 
