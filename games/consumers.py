@@ -51,7 +51,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.version = -1
-        if not await database_sync_to_async(rendering.table_exists)(self.table_id):
+        self.table_created = await database_sync_to_async(rendering.table_created)(self.table_id)
+        if self.table_created is None:
             await self.close(code=4404)
             return
         self.group = table_group(self.table_id)
@@ -124,15 +125,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_snapshot(force=True)
 
     async def table_update(self, event) -> None:
-        if event.get("version", 0) > self.version:
-            await self.send_snapshot()
+        announced = event.get("version", 0)
+        if announced > self.version:
+            await self.send_snapshot(announced=announced)
 
-    async def send_snapshot(self, force: bool = False) -> None:
+    async def send_snapshot(self, force: bool = False, announced: int | None = None) -> None:
         # A read-only render may run on any worker thread: thread-sensitive calls all share one thread
         # per process, which made every viewer's render wait in a single queue (bench/ws_load.py).
         version, html = await database_sync_to_async(
             rendering.render_table_fragments, thread_sensitive=False
-        )(self.table_id, self.user, csrf_cookie(self.scope))
+        )(self.table_id, self.user, csrf_cookie(self.scope), announced, self.table_created)
         if force or version > self.version:
             self.version = version
             await self.send(text_data=html)

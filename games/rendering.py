@@ -341,8 +341,10 @@ def _settlement(view: dict, views: list[SeatView], table: Table) -> dict:
 # --- entry points used by views and consumers ---------------------------------------------------
 
 
-def table_exists(table_id: int) -> bool:
-    return Table.objects.filter(pk=table_id).exists()
+def table_created(table_id: int):
+    """When the table was made (None: no such table): with its id, it names one table for good, even
+    where a test database hands the same id out again."""
+    return Table.objects.filter(pk=table_id).values_list("created", flat=True).first()
 
 
 def csrf_token_for(csrf_cookie: str | None) -> str:
@@ -370,9 +372,36 @@ def _load_table(table_id: int) -> tuple[Table | None, list[Seat] | None]:
     return table, seats
 
 
-def render_table_fragments(table_id: int, user, csrf_cookie: str | None = None) -> tuple[int, str]:
-    """(version, html): every live region of the table for this viewer, each marked for an OOB swap."""
+_loaded: dict[int, tuple[Table, list[Seat] | None]] = {}
+
+
+def _table_for_update(table_id: int, version: int | None, created) -> tuple[Table | None, list[Seat] | None]:
+    """The table and seats for a render. For an update announcing `version` to a socket of the table
+    made at `created`, a load of that version (or a newer one) made for another viewer in this process
+    is reused: the sockets of one table all render each version, and only the first of them needs to
+    read it. A snapshot always reads."""
+    if version is not None and created is not None:
+        found = _loaded.get(table_id)
+        if found is not None and found[0].version >= version and found[0].created == created:
+            return found
     table, seats = _load_table(table_id)
+    if table is not None:
+        with _lock:
+            if len(_loaded) >= _MAX_TABLES:
+                _loaded.clear()
+            previous = _loaded.get(table_id)
+            if previous is None or previous[0].version <= table.version:
+                _loaded[table_id] = (table, seats)
+    return table, seats
+
+
+def render_table_fragments(
+    table_id: int, user, csrf_cookie: str | None = None, version: int | None = None, created=None
+) -> tuple[int, str]:
+    """(version, html): every live region of the table for this viewer, each marked for an OOB swap.
+    `version`, `created`: the version an update announced and the table's `created` as the socket
+    learnt it (a process-wide read of that version may then be reused)."""
+    table, seats = _table_for_update(table_id, version, created)
     if table is None:
         return -1, ""
     ctx = table_context(table, user, seats)
