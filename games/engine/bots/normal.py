@@ -2,14 +2,14 @@
 
 Each decision reads the bot's own tiles and public information only (`Position`):
 
-- Discard: `evaluate.evaluate_discards` ranks the discards by the distance to the closest open
-  plan (混一色 / 清一色 / 碰碰胡 / 混碰 / 风一色), then by useful tiles weighted by what the plan
-  pays. Each candidate then pays a penalty for its danger (`defense.danger`, 承包 risk), scaled by
+- Discard: `evaluate.DiscardPlanner` (behind `evaluate_discards`) ranks the discards by the
+  distance to the closest open plan (混一色 / 清一色 / 碰碰胡 / 混碰 / 风一色), then by useful tiles
+  weighted by what the plan pays. Each candidate then pays a penalty for its danger (`defense.danger`, 承包 risk), scaled by
   how far the bot is from ready: a ready hand pushes, a far hand folds against a visible threat.
   With no threat on the table, a tile no closest plan can use is discarded without ranking.
 - Claims: a pong, kong or chow is taken only if it brings the hand closer under a plan it leaves
   open (a chow keeps only the chow's suit; a pong of a second suit keeps only 碰碰胡). Wins and
-  robbed kongs are always taken: passing one is 漏胡.
+  robbed kongs are always taken: passing one is 漏胡. A tile no closest plan uses is passed at once.
 - Kongs on the bot's own turn: taken when they do not set the hand back.
 """
 
