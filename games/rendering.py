@@ -236,7 +236,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
 # ever a count there, and the viewer's own hand is rendered in `controls`, per viewer).
 
 _MAX_TABLES = 2048
-_MAX_SEAT_BLOCKS = 20000
+_MAX_SEAT_BLOCKS = 5000  # about 2 KB each
 _POSITION_MARK = "seat-position-mark"
 _lock = threading.Lock()
 
