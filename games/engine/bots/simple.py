@@ -12,8 +12,6 @@ from __future__ import annotations
 from ..actions import Action
 from ..hand import shanten
 
-_CANDIDATES = 2
-
 
 def _target_suit(counts: list[int], melds) -> int:
     totals = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
@@ -93,13 +91,19 @@ class SimpleBot:
         level, group = next((i, g) for i, g in enumerate(groups) if g)
         if len(group) == 1:
             return group[0]
-        keyed = sorted((_isolation(counts, a.tile), -a.tile, a) for a in group)
-        ranked = [a for _, _, a in keyed]
-        if level < 2 or keyed[0][0] != keyed[1][0]:
-            return ranked[0]
+        # The two least useful tiles (ties: the higher tile first), found in one pass.
+        first = second = None
+        for action in group:
+            key = (_isolation(counts, action.tile), -action.tile)
+            if first is None or key < first[0]:
+                first, second = (key, action), first
+            elif second is None or key < second[0]:
+                second = (key, action)
+        if level < 2 or first[0][0] != second[0][0]:
+            return first[1]
         n_melds = len(melds)
-        best, best_sh = ranked[0], None
-        for action in ranked[:_CANDIDATES]:
+        best, best_sh = first[1], None
+        for action in (first[1], second[1]):
             counts[action.tile] -= 1
             try:
                 sh = shanten(counts, n_melds)
