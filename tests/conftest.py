@@ -1,8 +1,9 @@
-"""Shared test helpers."""
+"""Shared test helpers: the shared/ folder beside the checkout, and users for the web tests."""
 
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -17,3 +18,21 @@ def _shared_dir() -> Path:
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
     return _shared_dir()
+
+
+@pytest.fixture
+def make_user(db):
+    def make(name: str):
+        return get_user_model().objects.create_user(username=name, password="pw-123456")
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")

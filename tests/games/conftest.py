@@ -5,7 +5,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games import services
 from games.models import Room
@@ -19,24 +18,6 @@ def _no_clock(settings):
 @pytest.fixture
 def room(db):
     return Room.objects.create(name="Test room", bot_delay=Decimal("0"), bot_level="easy")
-
-
-@pytest.fixture
-def make_user(db):
-    def make(name: str):
-        return get_user_model().objects.create_user(username=name, password="pw-123456")
-
-    return make
-
-
-@pytest.fixture
-def alice(make_user):
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games import services
 from games.models import Hand, Room
@@ -20,14 +19,6 @@ def _no_clock(settings):
 @pytest.fixture
 def room(db):
     return Room.objects.create(name="Ledger room", bot_delay=Decimal("0"), bot_level="easy", stakes=[1, 3])
-
-
-@pytest.fixture
-def make_user(db):
-    def make(name: str):
-        return get_user_model().objects.create_user(username=name, password="pw-123456")
-
-    return make
 
 
 @pytest.fixture
