@@ -194,15 +194,7 @@ def pong_shanten(counts: Sequence[int], allowed: Iterable[int], need: int) -> in
             pongs += 1
         elif n == 2:
             pairs += 1
-    head = 1 if pairs else 0
-    if not pairs and pongs > need:
-        head = 1
-        pongs -= 1
-    if pongs > need:
-        pongs = need
-    room = need - pongs
-    partial = pairs - head
-    return 2 * need - 2 * pongs - (partial if partial < room else room) - head
+    return _pong_value(pongs, pairs, need)
 
 
 def honours_shanten(counts: Sequence[int], n_concealed: int) -> int:
