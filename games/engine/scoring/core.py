@@ -211,6 +211,18 @@ def candidate_patterns(counts: Sequence[int], melds: Sequence[Meld]) -> list[str
     return out
 
 
+def flower_tile_basics(ctx: WinContext) -> tuple[list[int], int, list[str]]:
+    """Concealed counts, 花 and the qualifying patterns of a win, for the presets whose flowers are
+    the eight flower tiles (`standard`, `lazi`); 八花齐 is the only pattern of an `eight_flowers` win."""
+    if any(t < FLOWER_BASE for t in ctx.flowers):
+        raise ScoringError("dragons are flowers only in the home preset")
+    counts = ctx.concealed_counts()
+    hua = hua_of(counts, ctx.melds, ctx.flowers)
+    if ctx.win == "eight_flowers":
+        return counts, hua, ["bahua"] if len(ctx.flowers) == 8 else []
+    return counts, hua, candidate_patterns(counts, ctx.melds)
+
+
 def _pengpeng_possible(counts: Sequence[int]) -> bool:
     pairs = 0
     for c in counts:

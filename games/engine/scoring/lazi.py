@@ -6,16 +6,13 @@ The room's `Rules.base` / `Rules.lezi` belong to `standard`; this preset's åº•æ³
 from __future__ import annotations
 
 from ..rules import Rules
-from ..tiles import FLOWER_BASE
 from .core import (
     PATTERNS,
     REPLACEMENT,
-    ScoringError,
     WinContext,
     WinScore,
-    candidate_patterns,
     dadiaoche,
-    hua_of,
+    flower_tile_basics,
     menqing,
 )
 
@@ -74,16 +71,9 @@ def _special_hands(ctx: WinContext) -> list[str]:
 
 
 def score(ctx: WinContext, rules: Rules) -> WinScore:
-    if any(t < FLOWER_BASE for t in ctx.flowers):
-        raise ScoringError("dragons are flowers only in the home preset")
-    counts = ctx.concealed_counts()
-    hua = hua_of(counts, ctx.melds, ctx.flowers)
-    if ctx.win == "eight_flowers":
-        candidates = ["bahua"] if len(ctx.flowers) == 8 else []
-    else:
-        candidates = candidate_patterns(counts, ctx.melds)
-        if candidates:
-            candidates += _special_hands(ctx)
+    counts, hua, candidates = flower_tile_basics(ctx)
+    if candidates and ctx.win != "eight_flowers":
+        candidates += _special_hands(ctx)
     if not candidates:
         return WinScore(ctx.winner, ctx.win, ctx.from_seat, False, None, (), hua, 0)
     features = features_of(ctx)

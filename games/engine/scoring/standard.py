@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from ..rules import Rules
-from ..tiles import FLOWER_BASE
 from .core import (
     PATTERNS,
     REPLACEMENT,
     SELF_DRAWN,
-    ScoringError,
     WinContext,
     WinScore,
-    candidate_patterns,
     dadiaoche,
-    hua_of,
+    flower_tile_basics,
     kaibao,
     menqing,
 )
@@ -77,14 +74,7 @@ def share_value(pattern: str, features: tuple[str, ...], hua: int, rules: Rules)
 
 
 def score(ctx: WinContext, rules: Rules) -> WinScore:
-    if any(t < FLOWER_BASE for t in ctx.flowers):
-        raise ScoringError("dragons are flowers only in the home preset")
-    counts = ctx.concealed_counts()
-    hua = hua_of(counts, ctx.melds, ctx.flowers)
-    if ctx.win == "eight_flowers":
-        candidates = ["bahua"] if len(ctx.flowers) == 8 else []
-    else:
-        candidates = candidate_patterns(counts, ctx.melds)
+    counts, hua, candidates = flower_tile_basics(ctx)
     if not candidates:
         return WinScore(ctx.winner, ctx.win, ctx.from_seat, False, None, (), hua, 0)
     best = None
