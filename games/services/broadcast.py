@@ -11,6 +11,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from games.engine.state import GameState
+
 LOBBY_GROUP = "lobby"
 
 
@@ -24,8 +26,20 @@ def _send(group: str, message: dict) -> None:
         async_to_sync(layer.group_send)(group, message)
 
 
-def on_commit_table_changed(table_id: int, version: int, *, lobby: bool = False) -> None:
-    """Queue the table's update (and optionally the lobby's) for after the current commit."""
+def on_commit_table_changed(
+    table_id: int,
+    version: int,
+    *,
+    lobby: bool = False,
+    state: GameState | None = None,
+    hand_number: int | None = None,
+) -> None:
+    """Queue the table's update (and optionally the lobby's) for after the current commit.
+
+    `state`, `hand_number`: the engine state the service saved at `version` and its hand's number
+    (handed over: the caller must not change the state afterwards). Accepted for the push path to
+    reuse after commit; not used yet.
+    """
 
     def send() -> None:
         _send(table_group(table_id), {"type": "table.update", "table_id": table_id, "version": version})
