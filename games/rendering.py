@@ -244,11 +244,11 @@ _lock = threading.Lock()
 class _VersionData:
     """One table version's engine state, its hand number, and its views by viewer seat."""
 
-    def __init__(self, version: int, raw, state: GameState | None, hand_number: int) -> None:
+    def __init__(self, version: int, raw, state: GameState | None, hand_number: int | None) -> None:
         self.version = version
         self.raw = raw
         self.state = state
-        self.hand_number = hand_number
+        self.hand_number = hand_number  # None: not known yet (read on first use)
         self._views: dict[int | None, dict] = {}
 
     def view(self, seat: int | None) -> dict:
@@ -262,20 +262,40 @@ _versions: dict[int, _VersionData] = {}
 _seat_blocks: dict[tuple, str] = {}
 
 
-def _version_data(table: Table) -> _VersionData:
-    """The shared data of this table's version, built on the first render of it in this process; a
-    saved state that differs from the cached one (whatever the version says) is never reused."""
-    found = _versions.get(table.pk)
-    if found is not None and found.version == table.version and found.raw == table.state:
-        return found
-    state = load_state(table)
-    hand = current_hand(table) if state is not None else None
-    data = _VersionData(table.version, table.state, state, hand.number if hand else 0)
+def _store_version(table_id: int, data: _VersionData) -> None:
+    """Keep `data` as the table's newest known version (a render that read an older version while a
+    newer one was committed does not push the newer one out)."""
     with _lock:
         if len(_versions) >= _MAX_TABLES:
             _versions.clear()
-        _versions[table.pk] = data
-    return data
+        previous = _versions.get(table_id)
+        if previous is None or previous.version <= data.version:
+            _versions[table_id] = data
+
+
+def _version_data(table: Table) -> _VersionData:
+    """The shared data of this table's version, built on the first render of it in this process (or
+    handed over by the service that saved it, `seed_version`); a saved state that differs from the
+    cached one (whatever the version says) is never reused."""
+    found = _versions.get(table.pk)
+    if found is None or found.version != table.version or found.raw != table.state:
+        state = load_state(table)
+        found = _VersionData(table.version, table.state, state, None if state is not None else 0)
+        _store_version(table.pk, found)
+    if found.hand_number is None:
+        hand = current_hand(table)
+        found.hand_number = hand.number if hand else 0
+    return found
+
+
+def seed_version(table_id: int, version: int, state: GameState, hand_number: int | None) -> None:
+    """Remember the state a service just committed at `version`, so that this process renders that
+    version without reading the state back and replaying the hand. The state is handed over (nobody
+    changes it afterwards); it is used only for a table read at this version whose saved state is
+    this one (`_version_data` compares), so a seed can never stand in for something else."""
+    found = _versions.get(table_id)
+    if found is None or found.version < version:
+        _store_version(table_id, _VersionData(version, state.to_json(), state, hand_number))
 
 
 def _freeze(value):
@@ -373,25 +393,53 @@ def _load_table(table_id: int) -> tuple[Table | None, list[Seat] | None]:
 
 
 _loaded: dict[int, tuple[Table, list[Seat] | None]] = {}
+_table_locks: dict[int, threading.Lock] = {}
+
+
+def _fresh(table_id: int, version: int, created) -> tuple[Table, list[Seat] | None] | None:
+    found = _loaded.get(table_id)
+    if found is not None and found[0].version >= version and found[0].created == created:
+        return found
+    return None
 
 
 def _table_for_update(table_id: int, version: int | None, created) -> tuple[Table | None, list[Seat] | None]:
     """The table and seats for a render. For an update announcing `version` to a socket of the table
     made at `created`, a load of that version (or a newer one) made for another viewer in this process
     is reused: the sockets of one table all render each version, and only the first of them needs to
-    read it. A snapshot always reads."""
-    if version is not None and created is not None:
-        found = _loaded.get(table_id)
-        if found is not None and found[0].version >= version and found[0].created == created:
-            return found
-    table, seats = _load_table(table_id)
-    if table is not None:
+    read it. They render at the same moment on several worker threads, so the read is single-flight:
+    the first takes the table's lock, reads and prepares the version's shared data, and the others
+    wait for it and reuse it. A snapshot always reads."""
+    if version is None or created is None:
+        return _read_table(table_id)
+    found = _fresh(table_id, version, created)
+    if found is not None:
+        return found
+    lock = _table_locks.get(table_id)
+    if lock is None:
         with _lock:
-            if len(_loaded) >= _MAX_TABLES:
-                _loaded.clear()
-            previous = _loaded.get(table_id)
-            if previous is None or previous[0].version <= table.version:
-                _loaded[table_id] = (table, seats)
+            if len(_table_locks) >= _MAX_TABLES:
+                _table_locks.clear()
+            lock = _table_locks.setdefault(table_id, threading.Lock())
+    with lock:
+        found = _fresh(table_id, version, created)
+        if found is not None:
+            return found
+        return _read_table(table_id)
+
+
+def _read_table(table_id: int) -> tuple[Table | None, list[Seat] | None]:
+    """Read the table, prepare its version's shared data, and offer the read to other viewers."""
+    table, seats = _load_table(table_id)
+    if table is None:
+        return None, None
+    _version_data(table)
+    with _lock:
+        if len(_loaded) >= _MAX_TABLES:
+            _loaded.clear()
+        previous = _loaded.get(table_id)
+        if previous is None or previous[0].version <= table.version:
+            _loaded[table_id] = (table, seats)
     return table, seats
 
 

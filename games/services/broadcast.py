@@ -37,11 +37,16 @@ def on_commit_table_changed(
     """Queue the table's update (and optionally the lobby's) for after the current commit.
 
     `state`, `hand_number`: the engine state the service saved at `version` and its hand's number
-    (handed over: the caller must not change the state afterwards). Accepted for the push path to
-    reuse after commit; not used yet.
+    (handed over: the caller must not change the state afterwards). After the commit they seed this
+    process's render cache, so the sockets here render that version without reading the state back.
     """
 
     def send() -> None:
+        if state is not None:
+            # Imported here: the web layer's per-process cache (rendering imports the services).
+            from games import rendering
+
+            rendering.seed_version(table_id, version, state, hand_number)
         _send(table_group(table_id), {"type": "table.update", "table_id": table_id, "version": version})
         if lobby:
             _send(LOBBY_GROUP, {"type": "lobby.update"})

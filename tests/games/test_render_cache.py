@@ -2,10 +2,14 @@
 
 A frame rendered from warm caches equals the frame rendered from cold ones, for a seated person and
 for a spectator; a seat block taken from the memo equals the block rendered straight from the
-template; and a saved state that differs at the same version is never served from the cache.
+template; a saved state that differs at the same version is never served from the cache; a state
+handed over by the service after its commit renders like one read back; and the viewers of one
+version rendering at the same moment read the table once.
 """
 
 from __future__ import annotations
+
+import threading
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -13,7 +17,10 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from games import rendering, services
+from games.engine.state import GameState
 from games.models import Table
+from games.services import current_hand
+from games.services.broadcast import on_commit_table_changed
 
 from .helpers import state_of
 
@@ -70,3 +77,81 @@ def test_a_different_state_at_the_same_version_is_not_reused(mid_hand, alice):
     after = rendering._version_data(changed)
     assert after is not before
     assert after.state.to_json() == changed.state
+
+
+def test_a_handed_over_state_renders_like_a_read_one(
+    mid_hand, alice, django_capture_on_commit_callbacks, monkeypatch
+):
+    clear_caches()
+    cold = rendering.render_table_fragments(mid_hand.pk, alice, None)
+    clear_caches()
+    state = state_of(mid_hand)
+    assert state.to_json() == mid_hand.state  # what the seed compares with the saved state
+    with django_capture_on_commit_callbacks(execute=True):
+        on_commit_table_changed(
+            mid_hand.pk, mid_hand.version, state=state, hand_number=current_hand(mid_hand).number
+        )
+    assert rendering._versions[mid_hand.pk].state is state
+
+    def no_replay(*args, **kwargs):
+        raise AssertionError("the handed-over state was rebuilt")
+
+    original = GameState.from_json
+    GameState.from_json = no_replay
+    try:
+        seeded = rendering.render_table_fragments(
+            mid_hand.pk, alice, None, mid_hand.version, mid_hand.created
+        )
+    finally:
+        GameState.from_json = original
+    assert seeded == cold
+
+
+def test_a_handed_over_state_is_not_used_for_another_saved_state(mid_hand, alice):
+    clear_caches()
+    state = state_of(mid_hand)
+    other = GameState.from_json(mid_hand.state)
+    move = other.legal_actions(other.pending_seats()[0])[0]
+    other.apply(move)
+    rendering.seed_version(mid_hand.pk, mid_hand.version, other, 1)  # as if mis-announced
+    data = rendering._version_data(Table.objects.get(pk=mid_hand.pk))
+    assert data.state is not other and data.raw == state.to_json()
+
+
+def test_concurrent_renders_of_one_version_read_the_table_once(mid_hand, monkeypatch):
+    """Four viewers' renders start together: the first reads, the others wait for its read."""
+    clear_caches()
+    table, seats = rendering._load_table(mid_hand.pk)
+    rendering._version_data(table)
+    viewers = 4
+    checked = threading.Semaphore(0)
+    reads = []
+
+    def fresh(*args):
+        found = original_fresh(*args)
+        checked.release()
+        return found
+
+    def load(table_id):
+        reads.append(table_id)
+        if len(reads) == 1:  # hold the first read until every viewer has looked for a shared one
+            for _ in range(viewers):
+                assert checked.acquire(timeout=10)
+        return table, seats
+
+    original_fresh = rendering._fresh
+    monkeypatch.setattr(rendering, "_fresh", fresh)
+    monkeypatch.setattr(rendering, "_load_table", load)
+    results = []
+    threads = [
+        threading.Thread(
+            target=lambda: results.append(rendering._table_for_update(table.pk, table.version, table.created))
+        )
+        for _ in range(viewers)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=20)
+    assert reads == [table.pk]
+    assert len(results) == viewers and all(r[0] is table for r in results)
