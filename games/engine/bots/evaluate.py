@@ -77,9 +77,17 @@ def plan_is_pong_only(plan: int) -> bool:
 
 
 # --------------------------------------------------------------------------------------------
-# One suit: frontier of (sets, partial sets, pair) over the suit's counts, memoised by base-5 key.
+# One suit: frontier of (sets, partial sets, pair) over the suit's counts.
+#
+# The tens of thousands of suit shapes met in play share a few hundred distinct frontiers, so each
+# frontier is stored once under a small id: a suit key maps to its frontier id, a key's frontier is
+# built from its sub-keys' ids (the merge memoised on those ids, so a new key costs a few look-ups),
+# and the distance of a frontier with given honours (`_one_suit_cached`) is memoised per id.
 
-_FRONTIER: dict[int, tuple[tuple[int, int, int], ...]] = {0: ((0, 0, 0),)}
+_FRONTIERS: list[tuple[tuple[int, int, int], ...]] = [((0, 0, 0),)]
+_FRONTIER_IDS: dict[tuple[tuple[int, int, int], ...], int] = {((0, 0, 0),): 0}
+_KEY_FID: dict[int, int] = {0: 0}
+_MERGED: dict[tuple[int, int, int, int, int, int], int] = {}
 
 
 def suit_key(counts: Sequence[int], suit: int) -> int:
@@ -106,37 +114,69 @@ def suit_frontier(key: int) -> tuple[tuple[int, int, int], ...]:
     Returns (sets, partials, pair) triples where no other triple with the same pair flag has at
     least as many sets and partials. A pair counts either as the hand's pair or as a partial set.
     """
-    cached = _FRONTIER.get(key)
-    if cached is not None:
-        return cached
+    fid = _KEY_FID.get(key)
+    if fid is None:
+        fid = _key_fid(key)
+    return _FRONTIERS[fid]
+
+
+def _key_fid(key: int) -> int:
+    """The frontier id of a suit key, from the ids of the keys left after each use of its lowest
+    rank: leave one tile unused, a pong, a pair (as the pair or a partial set), a run, and the two
+    partial runs. -1 marks a use the counts do not allow."""
+    fid = _KEY_FID.get(key)
+    if fid is not None:
+        return fid
     rest = key
     i = 0
     while rest % 5 == 0:
         rest //= 5
         i += 1
-    c = [(key // _POW5[j]) % 5 for j in range(9)]
+    # Counts of ranks i, i + 1 and i + 2 (zero past rank 9: the key has nine digits).
+    c0, c1, c2 = rest % 5, rest // 5 % 5, rest // 25 % 5
     p = _POW5[i]
-    options: list[tuple[int, int, int]] = []
-    # Leave one tile of rank i unused.
-    options.extend(suit_frontier(key - p))
-    if c[i] >= 3:
-        options.extend((m + 1, t, h) for m, t, h in suit_frontier(key - 3 * p))
-    if c[i] >= 2:
-        for m, t, h in suit_frontier(key - 2 * p):
+    q = 5 * p
+    r = 25 * p
+    parts = (
+        _key_fid(key - p),
+        _key_fid(key - 3 * p) if c0 >= 3 else -1,
+        _key_fid(key - 2 * p) if c0 >= 2 else -1,
+        _key_fid(key - p - q - r) if c1 and c2 else -1,
+        _key_fid(key - p - q) if c1 else -1,
+        _key_fid(key - p - r) if c2 else -1,
+    )
+    fid = _MERGED.get(parts)
+    if fid is None:
+        fid = _MERGED[parts] = _intern(_merge(parts))
+    _KEY_FID[key] = fid
+    return fid
+
+
+def _merge(parts: tuple[int, int, int, int, int, int]) -> tuple[tuple[int, int, int], ...]:
+    """The frontier of a key from its sub-keys' frontier ids (see `_key_fid`)."""
+    single, pong, pair, run, adjacent, gapped = parts
+    options: list[tuple[int, int, int]] = list(_FRONTIERS[single])
+    if pong >= 0:
+        options.extend((m + 1, t, h) for m, t, h in _FRONTIERS[pong])
+    if pair >= 0:
+        for m, t, h in _FRONTIERS[pair]:
             options.append((m, t + 1, h))
             if h == 0:
                 options.append((m, t, 1))
-    if i <= 7 and c[i + 1]:
-        q = _POW5[i + 1]
-        if i <= 6 and c[i + 2]:
-            r = _POW5[i + 2]
-            options.extend((m + 1, t, h) for m, t, h in suit_frontier(key - p - q - r))
-        options.extend((m, t + 1, h) for m, t, h in suit_frontier(key - p - q))
-    if i <= 6 and c[i + 2]:
-        options.extend((m, t + 1, h) for m, t, h in suit_frontier(key - p - _POW5[i + 2]))
-    result = _pareto(options)
-    _FRONTIER[key] = result
-    return result
+    if run >= 0:
+        options.extend((m + 1, t, h) for m, t, h in _FRONTIERS[run])
+    for partial in (adjacent, gapped):
+        if partial >= 0:
+            options.extend((m, t + 1, h) for m, t, h in _FRONTIERS[partial])
+    return _pareto(options)
+
+
+def _intern(frontier: tuple[tuple[int, int, int], ...]) -> int:
+    fid = _FRONTIER_IDS.get(frontier)
+    if fid is None:
+        fid = _FRONTIER_IDS[frontier] = len(_FRONTIERS)
+        _FRONTIERS.append(frontier)
+    return fid
 
 
 def honour_parts(counts: Sequence[int]) -> tuple[int, int]:
@@ -330,10 +370,14 @@ def plan_value(plan: int, hua: int) -> int:
 
 
 def _one_suit_cached(key: int, hm: int, hq: int, need: int) -> int:
-    packed = (key << 10) | (hm << 7) | (hq << 3) | need
+    """`_combine` of a suit key's frontier, memoised per frontier id (see `_key_fid`)."""
+    fid = _KEY_FID.get(key)
+    if fid is None:
+        fid = _key_fid(key)
+    packed = (fid << 10) | (hm << 7) | (hq << 3) | need
     value = _COMBINED.get(packed)
     if value is None:
-        value = _combine(suit_frontier(key), (hm, hq), need)
+        value = _combine(_FRONTIERS[fid], (hm, hq), need)
         _COMBINED[packed] = value
     return value
 
