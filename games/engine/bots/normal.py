@@ -29,9 +29,11 @@ _CAUTION = (0.2, 0.5, 1.0, 2.0)
 
 
 class Position:
-    """One seat's knowledge at a decision: own tiles, own melds, what it cannot see."""
+    """One seat's knowledge at a decision: own tiles, own melds, what it cannot see.
 
-    __slots__ = ("state", "seat", "counts", "melds", "shapes", "plans", "unseen", "partner_watch")
+    `unseen` and `partner_watch` are read on first use: a claim decision never needs them."""
+
+    __slots__ = ("state", "seat", "counts", "melds", "shapes", "plans", "_unseen", "_partner_watch")
 
     def __init__(self, state, seat: int) -> None:
         self.state = state
@@ -44,10 +46,25 @@ class Position:
         else:
             self.shapes = []
             self.plans = list(ev.ALL_PLANS_OPEN)
-        self.unseen = unseen_counts(state, seat)
-        # Some opponent is one claim from becoming this seat's 承包 partner.
-        feeds = state.feeds
-        self.partner_watch = any(feeds[o][seat] == 2 for o in range(4) if o != seat)
+        self._unseen = None
+        self._partner_watch = None
+
+    @property
+    def unseen(self) -> list[int]:
+        """Copies of each kind this seat cannot see (`defense.unseen_counts`)."""
+        unseen = self._unseen
+        if unseen is None:
+            unseen = self._unseen = unseen_counts(self.state, self.seat)
+        return unseen
+
+    @property
+    def partner_watch(self) -> bool:
+        """Some opponent is one claim from becoming this seat's 承包 partner."""
+        watch = self._partner_watch
+        if watch is None:
+            feeds, seat = self.state.feeds, self.seat
+            watch = self._partner_watch = any(feeds[o][seat] == 2 for o in range(4) if o != seat)
+        return watch
 
     @property
     def hua(self) -> int:
