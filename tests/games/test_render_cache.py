@@ -13,12 +13,14 @@ import threading
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.forms.models import model_to_dict
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from accounts.models import Profile
 from games import rendering, services
 from games.engine.state import GameState
-from games.models import Table
+from games.models import Seat, Table
 from games.services import current_hand
 from games.services.broadcast import on_commit_table_changed
 
@@ -155,3 +157,17 @@ def test_concurrent_renders_of_one_version_read_the_table_once(mid_hand, monkeyp
         thread.join(timeout=20)
     assert reads == [table.pk]
     assert len(results) == viewers and all(r[0] is table for r in results)
+
+
+def test_the_prepared_seats_query_reads_what_the_orm_reads(mid_hand, alice):
+    Profile.objects.create(user=alice, display_name="爱丽丝")
+    for _ in range(2):  # compiled on the first call in a thread, reused on the second
+        table, seats = rendering._load_table(mid_hand.pk)
+        expected = list(Seat.objects.filter(table=mid_hand).order_by("index"))
+        assert [model_to_dict(s) for s in seats] == [model_to_dict(s) for s in expected]
+        assert all(s.table is table for s in seats)
+        assert model_to_dict(table) == model_to_dict(Table.objects.get(pk=mid_hand.pk))
+        assert table.room.name == mid_hand.room.name
+        assert seats[0].user.profile.display_name == "爱丽丝"
+        assert all(s.user is None for s in seats[1:])
+    assert rendering._load_table(999999) == (None, None)
