@@ -13,16 +13,17 @@ and the opponent is harmless.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # Threat by number of declared melds (more melds: closer to ready, and fewer tiles to hide).
 _MELD_THREAT = (0.0, 0.0, 0.2, 0.7, 1.0)
 _FULL_WALL = 80  # about the wall left after the deal and the flower replacements
 
 
-@dataclass(frozen=True, slots=True)
-class Threat:
-    """One opponent as seen from the table: how close they look and which tiles fit them."""
+class Threat(NamedTuple):
+    """One opponent as seen from the table: how close they look and which tiles fit them.
+
+    (A named tuple: read several times per decision and built cheaply.)"""
 
     seat: int
     level: float  # 0 (harmless) … 1 (surely ready)

@@ -22,7 +22,7 @@ by every bot in the process, so a discard decision costs dictionary look-ups, no
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from itertools import compress
 from typing import NamedTuple
 
 from games.engine.tiles import N_KINDS
@@ -307,8 +307,7 @@ def useful_tiles(plan: int, counts: list[int], unseen: Sequence[int], current: i
 # Which plans are still open, given the declared melds.
 
 
-@dataclass(frozen=True, slots=True)
-class MeldShape:
+class MeldShape(NamedTuple):
     """What evaluation needs to know about one declared meld."""
 
     tile: int  # the meld's lowest tile
@@ -421,6 +420,9 @@ _PONG_GROUPS = {6: (0, 3), 7: (1, 3), 8: (2, 3), PENG: (0, 1, 2, 3)}
 _GROUP = tuple(k // 9 if k < 27 else 3 for k in range(N_KINDS))
 _GROUP_SPANS = ((0, 0, 9), (1, 9, 18), (2, 18, 27), (3, 27, N_KINDS))
 _ALLOWS = {plan: tuple(plan_allows(plan, k) for k in range(N_KINDS)) for plan in ALL_PLANS}
+_KINDS = tuple(range(N_KINDS))
+# Per tuple of closest plans: which kinds any of them can use (a few dozen tuples occur).
+_USABLE: dict[tuple[int, ...], tuple[bool, ...]] = {}
 
 
 class _Hand:
@@ -696,8 +698,13 @@ class DiscardPlanner:
     def junk(self) -> list[int]:
         """Kinds held that no plan at the closest distance can use, lowest first (`junk_tiles`)."""
         best, base, counts = self.best, self.base, self.counts
-        closest = [_ALLOWS[plan] for plan in self.plans if base[plan] == best]
-        return [k for k in range(N_KINDS) if counts[k] and not any(allows[k] for allows in closest)]
+        closest = tuple(plan for plan in self.plans if base[plan] == best)
+        usable = _USABLE.get(closest)
+        if usable is None:
+            usable = _USABLE[closest] = tuple(
+                any(_ALLOWS[plan][k] for plan in closest) for k in range(N_KINDS)
+            )
+        return [k for k in compress(_KINDS, counts) if not usable[k]]
 
     def rank(
         self,

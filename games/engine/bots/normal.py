@@ -168,11 +168,14 @@ class NormalBot:
         return risk
 
     def pick(self, pos: Position, options: list[ev.DiscardOption], threats) -> ev.DiscardOption:
-        """Offence (distance, then weighted useful tiles) against danger, scaled by distance."""
+        """Offence (distance, then weighted useful tiles) against danger, scaled by distance.
+
+        `options` are ranked best first (as `DiscardPlanner.rank` returns them), so the first has
+        the top score among the closest discards."""
         best = options[0]
         if not threats:
             return best
-        top = max(o.score for o in options if o.shanten == best.shanten) or 1.0
+        top = best.score or 1.0
         step = best.shanten if best.shanten >= 0 else 0
         caution = self.caution[step if step < len(self.caution) else -1]
 
