@@ -667,6 +667,15 @@ def _plan_after(hand: _Hand, plan: int, need: int, n: int) -> tuple[int, int, fl
     return hand.pongs(_PONG_GROUPS[plan], need, n)
 
 
+def _evaluator(hand: _Hand, plan: int, need: int, n: int):
+    """The bound method and arguments `_plan_after` would call for `plan` (looked up once per rank)."""
+    if plan < 6:
+        return hand.one_suit, (plan % 3, plan < 3, need, n)
+    if plan == FENG:
+        return hand.feng, (n,)
+    return hand.pongs, (_PONG_GROUPS[plan], need, n)
+
+
 class DiscardPlanner:
     """One discard decision over a 3n+2 concealed hand: the per-group summaries and the distance
     under every open plan are computed once, then read by `junk` and by `rank`.
@@ -723,24 +732,28 @@ class DiscardPlanner:
             options.sort(key=_option_order)
             return options
         # A discard outside a plan's kinds leaves that plan's tiles as they are: one result serves all.
-        outside = {plan: _plan_after(hand, plan, need, n - 1) for plan in live}
-        for tile in range(N_KINDS):
-            if not counts[tile]:
-                continue
+        evaluators = []
+        for plan, allows, w in specs:
+            after, args = _evaluator(hand, plan, need, n - 1)
+            evaluators.append((plan, allows, w, after, args, after(*args)))
+        remove, restore = hand.remove, hand.restore
+        for tile in compress(_KINDS, counts):
             removed = False
             per_plan: list[tuple[int, int, int, float, float]] = []
-            for plan, allows, w in specs:
+            best_s = 99
+            for plan, allows, w, after, args, outside in evaluators:
                 if allows[tile]:
                     if not removed:
-                        hand.remove(tile)
+                        remove(tile)
                         removed = True
-                    s, u, reach = _plan_after(hand, plan, need, n - 1)
+                    s, u, reach = after(*args)
                 else:
-                    s, u, reach = outside[plan]
+                    s, u, reach = outside
+                if s < best_s:
+                    best_s = s
                 per_plan.append((plan, s, u, reach, w))
             if removed:
-                hand.restore(tile)
-            best_s = min(p[1] for p in per_plan)
+                restore(tile)
             score = 0.0
             best_plan, best_useful, best_term = per_plan[0][0], 0, -1.0
             for plan, s, u, reach, w in per_plan:
@@ -819,18 +832,11 @@ def _single_plan(hand: _Hand, spec, outside, need: int, n: int, claims: bool, op
     plan, allows, w = spec
     counts = hand.counts
     move = hand._move
-    if plan < 6:
-        after, args = hand.one_suit, (plan % 3, plan < 3, need, n - 1)
-    elif plan == FENG:
-        after, args = hand.feng, (n - 1,)
-    else:
-        after, args = hand.pongs, (_PONG_GROUPS[plan], need, n - 1)
+    after, args = _evaluator(hand, plan, need, n - 1)
     append = options.append
-    for tile in range(N_KINDS):
-        c = counts[tile]
-        if not c:
-            continue
+    for tile in compress(_KINDS, counts):
         if allows[tile]:
+            c = counts[tile]
             move(tile, c, -1)
             s, u, reach = after(*args)
             move(tile, c - 1, 1)
