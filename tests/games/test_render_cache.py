@@ -33,6 +33,14 @@ def clear_caches() -> None:
     rendering._loaded.clear()
 
 
+@pytest.fixture(autouse=True)
+def _one_clock_reading(monkeypatch):
+    """Frames carry the clock (`data-now`, in seconds): renders compared here must not straddle a
+    second boundary (a cold first render can take that long)."""
+    now = timezone.now()
+    monkeypatch.setattr(rendering.timezone, "now", lambda: now)
+
+
 @pytest.fixture
 def mid_hand(bot_table):
     for _ in range(12):
