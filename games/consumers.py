@@ -46,11 +46,19 @@ def csrf_cookie(scope) -> str | None:
     return (scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME)
 
 
+# The open table sockets of this process, by table: an update is rendered for all of a table's
+# sockets here in one go (one worker-thread hop, one read), by whichever of them gets it first.
+_sockets: dict[int, set[TableConsumer]] = {}
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.version = -1
+        self.pushing = -1  # the newest version a render in flight will push to this socket
+        # One masked token per socket: it stays valid for the socket's life, and frames stay stable.
+        self.csrf_token = rendering.csrf_token_for(csrf_cookie(self.scope))
         self.table_created = await database_sync_to_async(rendering.table_created)(self.table_id)
         if self.table_created is None:
             await self.close(code=4404)
@@ -58,12 +66,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        _sockets.setdefault(self.table_id, set()).add(self)
         clock.ensure_started()
         await database_sync_to_async(seat_connected)(table_id=self.table_id, user=self.user)
         await self.send_snapshot()
 
     async def disconnect(self, code) -> None:
         if hasattr(self, "group"):
+            mine = _sockets.get(self.table_id)
+            if mine is not None:
+                mine.discard(self)
+                if not mine:
+                    del _sockets[self.table_id]
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await database_sync_to_async(seat_disconnected)(table_id=self.table_id, user=self.user)
             if self.user is not None and self.user.is_authenticated:
@@ -125,16 +139,39 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_snapshot(force=True)
 
     async def table_update(self, event) -> None:
+        """Push the announced version to every socket of the table in this process that does not
+        have it yet and is not about to get it; the others' own copies of this message then find
+        their socket up to date and do nothing."""
         announced = event.get("version", 0)
-        if announced > self.version:
-            await self.send_snapshot(announced=announced)
+        if announced <= self.version or announced <= self.pushing:
+            return
+        table_sockets = _sockets.get(self.table_id, set())
+        sockets = [s for s in table_sockets if s.version < announced and s.pushing < announced]
+        if self not in sockets:
+            sockets.append(self)
+        for socket in sockets:
+            socket.pushing = announced
+        try:
+            # A read-only render may run on any worker thread: thread-sensitive calls all share one
+            # thread per process, which made every render wait in a single queue (bench/ws_load.py).
+            frames = await database_sync_to_async(rendering.render_for_viewers, thread_sensitive=False)(
+                self.table_id, [(s.user, s.csrf_token) for s in sockets], announced, self.table_created
+            )
+        except Exception:
+            # As if each socket's own render had failed: the others reconnect and get a snapshot.
+            for socket in sockets:
+                if socket is not self and socket in table_sockets:
+                    await socket.close(code=1011)
+            raise
+        for socket, (version, html) in zip(sockets, frames, strict=True):
+            if version > socket.version and (socket is self or socket in table_sockets):
+                socket.version = version
+                await socket.send(text_data=html)
 
-    async def send_snapshot(self, force: bool = False, announced: int | None = None) -> None:
-        # A read-only render may run on any worker thread: thread-sensitive calls all share one thread
-        # per process, which made every viewer's render wait in a single queue (bench/ws_load.py).
-        version, html = await database_sync_to_async(
-            rendering.render_table_fragments, thread_sensitive=False
-        )(self.table_id, self.user, csrf_cookie(self.scope), announced, self.table_created)
+    async def send_snapshot(self, force: bool = False) -> None:
+        [(version, html)] = await database_sync_to_async(
+            rendering.render_for_viewers, thread_sensitive=False
+        )(self.table_id, [(self.user, self.csrf_token)])
         if force or version > self.version:
             self.version = version
             await self.send(text_data=html)

@@ -485,15 +485,24 @@ def render_table_fragments(
     """(version, html): every live region of the table for this viewer, each marked for an OOB swap.
     `version`, `created`: the version an update announced and the table's `created` as the socket
     learnt it (a process-wide read of that version may then be reused)."""
+    return render_for_viewers(table_id, [(user, csrf_token_for(csrf_cookie))], version, created)[0]
+
+
+def render_for_viewers(table_id: int, viewers: list[tuple], version: int | None = None, created=None) -> list:
+    """`render_table_fragments` for several viewers of one table at once, from one read: `viewers` are
+    (user, csrf token) pairs; returns one (version, html) per viewer, in order."""
     table, seats = _table_for_update(table_id, version, created)
     if table is None:
-        return -1, ""
-    ctx = table_context(table, user, seats)
-    ctx.update(oob=True, user=user, csrf_token=csrf_token_for(csrf_cookie))
-    html = "".join(
-        render_to_string(f"games/table.html#{part}", ctx) for part in ("board", "controls", "settlement")
-    )
-    return table.version, html
+        return [(-1, "")] * len(viewers)
+    frames = []
+    for user, csrf_token in viewers:
+        ctx = table_context(table, user, seats)
+        ctx.update(oob=True, user=user, csrf_token=csrf_token)
+        html = "".join(
+            render_to_string(f"games/table.html#{part}", ctx) for part in ("board", "controls", "settlement")
+        )
+        frames.append((table.version, html))
+    return frames
 
 
 def render_error(error: ServiceError) -> str:

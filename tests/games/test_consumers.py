@@ -300,3 +300,35 @@ async def test_a_claim_after_its_window_closed_is_refused():
         assert (await snapshot(table_id))[0] == version
     finally:
         await reader.communicator.disconnect()
+
+
+async def test_an_update_is_rendered_once_for_all_the_tables_sockets(monkeypatch):
+    """The sockets of one table in a process get each version from one render call for all of them."""
+    from games import rendering
+
+    table_id, (alice, bob) = await setup_table(humans=2)
+    a = Reader(await connect(f"/ws/table/{table_id}/", alice))
+    b = Reader(await connect(f"/ws/table/{table_id}/", bob))
+    watcher = Reader(await connect(f"/ws/table/{table_id}/"))
+    calls = []
+    original = rendering.render_for_viewers
+
+    def counted(table_id, viewers, version=None, created=None):
+        calls.append((version, len(viewers)))
+        return original(table_id, viewers, version, created)
+
+    try:
+        version, state = await until_human(table_id, 0, [a, b, watcher])
+        monkeypatch.setattr(rendering, "render_for_viewers", counted)
+        await send(a, {"action": str(state.legal_actions(0)[0]), "version": str(version)})
+        for reader in (a, b, watcher):
+            await reader.until(version + 1)
+        assert calls[0] == (version + 1, 3)
+        assert [c for c in calls if c[0] == version + 1] == [(version + 1, 3)]
+        frames = [r.frames[-1] for r in (a, b, watcher)]
+        assert len({frame_version(f) for f in frames}) == 1
+        assert 'data-zone="hand" data-seat="0"' in frames[0] and 'data-zone="hand" data-seat="1"' in frames[1]
+        assert 'data-zone="hand"' not in frames[2]
+    finally:
+        for reader in (a, b, watcher):
+            await reader.communicator.disconnect()
