@@ -114,3 +114,49 @@ def test_shanten_of_random_hands_matches_the_plain_frontier():
                 inside = sum(hand[k] for k in ev.plan_kinds(plan))
                 expected = max(formula, ev.junk_bound(n - inside, n))
                 assert ev.shanten(plan, hand, n) == expected
+
+
+def plain_summary(counts: list[int], unseen: list) -> tuple:
+    """Per group (m, p, s, honours): tiles, pongs, pairs and the unseen copies of the kinds held
+    0, 1, 2 and exactly 3 times, summed kind by kind over all 34 kinds."""
+    rows = []
+    for lo, hi in ((0, 9), (9, 18), (18, 27), (27, 34)):
+        n = pongs = pairs = 0
+        u = [0, 0, 0, 0]
+        for c, left in zip(counts[lo:hi], unseen[lo:hi], strict=True):
+            n += c
+            pairs += c == 2
+            pongs += c >= 3
+            if c <= 3:
+                u[c] += left
+        rows.append((n, pongs, pairs, *u))
+    return tuple(rows)
+
+
+def test_hand_summary_matches_a_full_pass_also_for_float_weights():
+    """The summary walks only the kinds held; the sums must equal a full pass exactly, also for
+    float weights (the hard bot weighs unseen tiles by how live they are)."""
+    rng = random.Random(9)
+    wall = [k for k in range(N_KINDS) for _ in range(4)]
+    for trial in range(2000):
+        hand = [0] * N_KINDS
+        for code in rng.sample(wall, rng.choice([2, 5, 8, 11, 14])):
+            hand[code] += 1
+        unseen = [rng.randint(0, 4 - c) for c in hand]
+        if trial % 2:
+            unseen = [n * rng.choice((0.1, 0.3, 0.7, 1.5)) for n in unseen]
+        summary = ev._Hand(hand, unseen)
+        got = tuple(
+            (
+                summary.size[g],
+                summary.pong[g],
+                summary.pair[g],
+                summary.u0[g],
+                summary.u1[g],
+                summary.u2[g],
+                summary.u3[g],
+            )
+            for g in range(4)
+        )
+        assert got == plain_summary(hand, unseen)
+        assert summary.keys[:3] == [ev.suit_key(hand, s) for s in range(3)]
