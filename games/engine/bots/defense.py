@@ -13,6 +13,7 @@ and the opponent is harmless.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import sub
 from typing import NamedTuple
 
 # Threat by number of declared melds (more melds: closer to ready, and fewer tiles to hide).
@@ -38,14 +39,19 @@ def visible_counts(state) -> list[int]:
 
     The same for every seat, and it only grows by river tiles between melds, so the answer for the
     last state read is kept and brought up to date: new river tiles are added, and any change in
-    the melds (which also marks a river tile claimed) recounts from scratch. Callers must not
-    modify the returned list."""
+    the melds (a meld added or replaced; a claim also marks a river tile claimed) recounts from
+    scratch. Callers must not modify the returned list."""
+    return _visible(state)[0]
+
+
+def _visible(state) -> tuple[list[int], list[int]]:
+    """(`visible_counts`, 4 minus it per kind), kept up to date together."""
     melds = state.melds
-    meld_mark = tuple(sum(len(meld.tiles) for meld in seat_melds) for seat_melds in melds)
+    meld_mark = tuple(map(tuple, melds))  # the meld objects themselves: any change replaces one
     rivers = state.rivers
     cached = _VISIBLE[0]
     if cached is not None and cached[0] is state and cached[1] == meld_mark:
-        _, _, seen, lengths = cached
+        _, _, seen, left, lengths = cached
         for seat in range(4):
             river = rivers[seat]
             done = lengths[seat]
@@ -54,9 +60,10 @@ def visible_counts(state) -> list[int]:
             for r in river[done:]:
                 if not r.claimed:
                     seen[r.tile] += 1
+                    left[r.tile] -= 1
             lengths[seat] = len(river)
         else:
-            return seen
+            return seen, left
     seen = [0] * 34
     for seat_melds in melds:
         for meld in seat_melds:
@@ -66,8 +73,9 @@ def visible_counts(state) -> list[int]:
         for r in river:
             if not r.claimed:
                 seen[r.tile] += 1
-    _VISIBLE[0] = (state, meld_mark, seen, [len(r) for r in rivers])
-    return seen
+    left = [4 - n for n in seen]
+    _VISIBLE[0] = (state, meld_mark, seen, left, [len(r) for r in rivers])
+    return seen, left
 
 
 _VISIBLE: list = [None]
@@ -75,9 +83,10 @@ _VISIBLE: list = [None]
 
 def unseen_counts(state, seat: int) -> list[int]:
     """Copies of each of the 34 kinds that `seat` cannot see (in other hands or the wall)."""
-    return [
-        4 - a - b if a + b < 4 else 0 for a, b in zip(state.counts[seat], visible_counts(state), strict=True)
-    ]
+    unseen = list(map(sub, _visible(state)[1], state.counts[seat]))
+    if min(unseen) < 0:  # only a hand-built table can show more than four copies
+        unseen = [n if n > 0 else 0 for n in unseen]
+    return unseen
 
 
 def group_reads(state, me: int) -> list[tuple[int, int, int, int]]:
