@@ -225,7 +225,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
             "settlement": _settlement(view, views, table) if ended else None,
         }
     )
-    ctx["seat_html"] = {v.position: _seat_html(v, True) for v in views}
+    ctx["seat_html"] = {v.position: _seat_html(v, True, shared) for v in views}
     return ctx
 
 
@@ -252,6 +252,7 @@ class _VersionData:
         self.state = state
         self.hand_number = hand_number  # None: not known yet (read on first use)
         self._views: dict[int | None, dict] = {}
+        self.seat_blocks: dict[tuple, str] = {}  # see `_seat_html`
 
     def view(self, seat: int | None) -> dict:
         found = self._views.get(seat)
@@ -310,9 +311,34 @@ def _freeze(value):
     return value
 
 
-def _seat_html(seat: SeatView, has_state: bool) -> str:
+def _seat_html(seat: SeatView, has_state: bool, shared: _VersionData | None = None) -> str:
     """The seat block for this seat as the viewer sees it, rendered once per distinct content; the
-    seat's position on screen is put in afterwards (it is the block's first class)."""
+    seat's position on screen is put in afterwards (it is the block's first class).
+
+    Within one version (`shared`), what a block shows of the game (wind, flowers, melds, river,
+    counts, and once ended the hands and payments) is the same for every viewer: the engine's
+    `view()` gives every viewer the same public `seats` (tests/games/test_render_cache.py checks it).
+    So the viewers of a version look a block up by the few things that are not the game's."""
+    if shared is None:
+        return mark_safe(_seat_block(seat, has_state).replace(_POSITION_MARK, seat.position, 1))
+    key = (
+        seat.index,
+        seat.is_me,
+        seat.name,
+        seat.is_bot,
+        seat.connected,
+        seat.score,
+        seat.ready,
+        seat.autoplay,
+    )
+    html = shared.seat_blocks.get(key)
+    if html is None:
+        html = shared.seat_blocks[key] = _seat_block(seat, has_state)
+    return mark_safe(html.replace(_POSITION_MARK, seat.position, 1))
+
+
+def _seat_block(seat: SeatView, has_state: bool) -> str:
+    """The block with a mark for its position, memoised on all of its inputs across versions."""
     key = (has_state, *(_freeze(getattr(seat, f.name)) for f in fields(seat) if f.name != "position"))
     html = _seat_blocks.get(key)
     if html is None:
@@ -322,7 +348,7 @@ def _seat_html(seat: SeatView, has_state: bool) -> str:
             if len(_seat_blocks) >= _MAX_SEAT_BLOCKS:
                 _seat_blocks.clear()
             _seat_blocks[key] = html
-    return mark_safe(html.replace(_POSITION_MARK, seat.position, 1))
+    return html
 
 
 def _with_position(seat: SeatView, position: str) -> SeatView:

@@ -179,3 +179,22 @@ def test_the_prepared_seats_query_reads_what_the_orm_reads(mid_hand, alice):
         assert seats[0].user.profile.display_name == "爱丽丝"
         assert all(s.user is None for s in seats[1:])
     assert rendering._load_table(999999) == (None, None)
+
+
+def test_every_viewer_gets_the_same_public_seats_from_the_engine(bot_table, alice):
+    """What `_seat_html` shares between the viewers of a version: the engine's per-seat public data
+    (flowers, melds, river, counts; every hand once ended) does not depend on who looks."""
+    checked = set()
+    for _ in range(400):
+        state = state_of(bot_table)
+        public = state.view(None)["seats"]
+        assert all(state.view(seat)["seats"] == public for seat in range(4))
+        checked.add(state.phase)
+        if state.phase == "ended":
+            break
+        if 0 in state.pending_seats() and state.legal_actions(0):
+            move = str(state.timeout_action(0))
+            services.table_act(table_id=bot_table.pk, user=alice, action=move, version=bot_table.version)
+        else:
+            assert services.clock_tick(now=timezone.now()) > 0
+    assert {"turn", "ended"} <= checked
