@@ -1,14 +1,18 @@
-"""The bots' memo tables give the answers a plain computation gives (games/engine/bots/evaluate.py).
+"""The bots' memo tables and shortcuts give the answers a plain computation gives
+(games/engine/bots/evaluate.py, normal.py).
 
 Suit frontiers are stored once per distinct frontier and reached through ids; these tests rebuild
 frontiers, distances and per-shape draw lists from the definitions, without any table, and compare
-them on many random suit shapes and hands.
+them on many random suit shapes and hands. The hand summary and the normal bot's defensive pick are
+checked against straightforward versions the same way.
 """
 
+import math
 import random
 from functools import cache
 
 from games.engine.bots import evaluate as ev
+from games.engine.bots.normal import NormalBot
 from games.engine.tiles import N_KINDS
 
 
@@ -160,3 +164,59 @@ def test_hand_summary_matches_a_full_pass_also_for_float_weights():
         )
         assert got == plain_summary(hand, unseen)
         assert summary.keys[:3] == [ev.suit_key(hand, s) for s in range(3)]
+
+
+class _FixedRisk(NormalBot):
+    """`normal` with a given danger per tile (no table needed)."""
+
+    def __init__(self, risks: dict[int, float]) -> None:
+        self.risks = risks
+
+    def risk(self, pos, tile, threats):
+        return self.risks[tile]
+
+
+def plain_pick(bot: NormalBot, options: list, threats) -> ev.DiscardOption:
+    """The defensive pick as first written: score every option within a step, sort, then read
+    danger down the list until the offence alone cannot win."""
+    best = options[0]
+    top = max(o.score for o in options if o.shanten == best.shanten) or 1.0
+    step = best.shanten if best.shanten >= 0 else 0
+    caution = bot.caution[step if step < len(bot.caution) else -1]
+    if not caution:
+        return best
+    ranked = sorted(
+        (
+            (-o.shanten + 0.5 * math.log(min(max(o.score / top, 0.05), 1.0)), -i, o)
+            for i, o in enumerate(options)
+            if o.shanten <= best.shanten + 1
+        ),
+        reverse=True,
+    )
+    chosen, chosen_utility = best, -math.inf
+    for offence, _, option in ranked:
+        if offence < chosen_utility:
+            break
+        utility = offence - caution * bot.risk(None, option.tile, threats)
+        if utility > chosen_utility:
+            chosen, chosen_utility = option, utility
+    return chosen
+
+
+def test_defensive_pick_matches_the_plain_sorted_version():
+    rng = random.Random(10)
+    threats = ["someone"]  # read only by `risk`
+    for _ in range(3000):
+        tiles = rng.sample(range(N_KINDS), rng.randint(1, 14))
+        low = rng.randint(-1, 4)
+        options = sorted(
+            (
+                ev.DiscardOption(
+                    t, 0, low + rng.choice((0, 0, 1, 2)), 0, rng.choice((0.0, 1.0, 2.0, 2.5, 6.0, 12.0))
+                )
+                for t in tiles
+            ),
+            key=lambda o: (o.shanten, -o.score, o.tile),
+        )
+        bot = _FixedRisk({t: rng.choice((0.0, 0.0, 0.05, 0.1, 0.3, 1.0)) for t in tiles})
+        assert bot.pick(None, options, threats) == plain_pick(bot, options, threats)

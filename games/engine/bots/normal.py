@@ -184,21 +184,40 @@ class NormalBot:
         # Half the useful tiles costs about a third of a step of distance. A discard two steps
         # worse than the best is never worth its safety at these cautions.
         limit = best.shanten + 1
-        ranked = sorted(
-            (
-                (-option.shanten + 0.5 * math.log(min(max(option.score / top, 0.05), 1.0)), -i, option)
-                for i, option in enumerate(options)
-                if option.shanten <= limit
-            ),
-            reverse=True,
-        )
-        # Danger only lowers a discard's utility, so once the offence alone cannot beat the best
-        # utility found the rest need no danger reading. Ties go to the earlier option.
-        chosen, chosen_utility = best, -math.inf
-        for offence, _, option in ranked:
-            if offence < chosen_utility:
+
+        def offence(option: ev.DiscardOption) -> float:
+            return -option.shanten + 0.5 * math.log(min(max(option.score / top, 0.05), 1.0))
+
+        # Best offence first, ties to the earlier option: the closest discards and those one step
+        # farther each come in falling offence (ranked by score within a distance), so merging the
+        # two runs orders them without scoring every option. Danger only lowers a discard's
+        # utility, so once the offence alone cannot beat the best utility found the rest need no
+        # danger reading.
+        close_end = next_end = 0
+        for option in options:
+            if option.shanten > limit:
                 break
-            utility = offence - caution * self.risk(pos, option.tile, threats)
+            next_end += 1
+            if option.shanten == best.shanten:
+                close_end += 1
+        i, j = 0, close_end
+        off_i = offence(options[0])
+        off_j = offence(options[j]) if j < next_end else -math.inf
+        chosen, chosen_utility = best, -math.inf
+        while True:
+            if off_i >= off_j:
+                if i == close_end:
+                    break  # both runs used up
+                value, option = off_i, options[i]
+                i += 1
+                off_i = offence(options[i]) if i < close_end else -math.inf
+            else:
+                value, option = off_j, options[j]
+                j += 1
+                off_j = offence(options[j]) if j < next_end else -math.inf
+            if value < chosen_utility:
+                break
+            utility = value - caution * self.risk(pos, option.tile, threats)
             if utility > chosen_utility:
                 chosen, chosen_utility = option, utility
         return chosen
