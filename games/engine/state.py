@@ -374,14 +374,15 @@ class GameState:
             if n == 3:
                 acts.append(Action.of("exposed_kong", seat, tile))
         if seat == (discarder + 1) % 4 and tile < 27:
+            # The three runs through the tile, lowest first, each inside the suit.
             c = self.counts[seat]
             rank = tile % 9
-            for start in (tile - 2, tile - 1, tile):
-                low = rank - (tile - start)
-                if low < 0 or low > 6:
-                    continue
-                if all(c[t] for t in (start, start + 1, start + 2) if t != tile):
-                    acts.append(Action.of("chow", seat, start))
+            if rank >= 2 and c[tile - 2] and c[tile - 1]:
+                acts.append(Action.of("chow", seat, tile - 2))
+            if 1 <= rank <= 7 and c[tile - 1] and c[tile + 1]:
+                acts.append(Action.of("chow", seat, tile - 1))
+            if rank <= 6 and c[tile + 1] and c[tile + 2]:
+                acts.append(Action.of("chow", seat, tile))
         if acts:
             acts.append(Action.of("pass", seat))
         return acts
