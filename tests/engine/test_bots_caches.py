@@ -220,3 +220,30 @@ def test_defensive_pick_matches_the_plain_sorted_version():
         )
         bot = _FixedRisk({t: rng.choice((0.0, 0.0, 0.05, 0.1, 0.3, 1.0)) for t in tiles})
         assert bot.pick(None, options, threats) == plain_pick(bot, options, threats)
+
+
+def test_kept_threat_readings_match_fresh_ones_through_whole_hands():
+    """`read_threat` keeps each opponent's meld/river reading until it grows; at every point of
+    real hands the kept answer equals one read from scratch."""
+    from games.engine.bots import defense, get_bot
+    from games.engine.simulate import hand_seed
+    from games.engine.state import GameState
+
+    bots = [get_bot("normal") for _ in range(4)]
+    compared = 0
+    for index in range(12):
+        state = GameState.new(seed=hand_seed("threat-cache", index))
+        while state.phase != "ended":
+            for me in range(4):
+                for other in range(4):
+                    if other != me:
+                        kept = defense.read_threat(state, me, other)
+                        readings = defense._HAND_SHAPES[0]
+                        defense._HAND_SHAPES[0] = None  # read from scratch, then put the kept ones back
+                        fresh = defense.read_threat(state, me, other)
+                        defense._HAND_SHAPES[0] = readings
+                        assert kept == fresh
+                        compared += 1
+            seat = state.pending_seats()[0]
+            state.apply(bots[seat].choose(state, seat))
+    assert compared > 1000

@@ -141,6 +141,30 @@ def lateness(wall_remaining: int) -> float:
 def read_threat(state, me: int, other: int) -> Threat:
     """What `other`'s melds and river say about the hand they are building."""
     melds = state.melds[other]
+    shape = _hand_shape(state, other, melds)
+    if shape is None:
+        return Threat(other, 0.0, (False, False, False), False, True, False)
+    suits, pongs = shape
+    n = len(melds)
+    late = lateness(state.wall_remaining)
+    level = _MELD_THREAT[n if n < 4 else 4] + (0.3 * (late - 0.5) if late > 0.5 else 0.0)
+    feeds = state.feeds
+    partner = feeds[other][me] >= 3 or feeds[me][other] >= 3
+    return Threat(other, min(level, 1.0), suits, pongs, True, partner)
+
+
+def _hand_shape(state, other: int, melds) -> tuple[tuple[bool, bool, bool], bool] | None:
+    """(suits a one-suit hand of `other` could be in, all pongs still possible), or None when no
+    pattern is left. Read from their melds and river only, which within one hand only grow (an
+    added kong keeps its pong's suit), so the reading is kept per seat until either grows."""
+    river = state.rivers[other]
+    mark = (len(melds), len(river))
+    kept = _HAND_SHAPES[0]
+    if kept is None or kept[0] is not state:
+        kept = _HAND_SHAPES[0] = (state, {})
+    known = kept[1].get(other)
+    if known is not None and known[0] == mark:
+        return known[1]
     suits_in: set[int] = set()
     has_chow = False
     for meld in melds:
@@ -152,22 +176,21 @@ def read_threat(state, me: int, other: int) -> Threat:
     one_suit = len(suits_in) <= 1
     pongs = not has_chow
     if not one_suit and not pongs:
-        return Threat(other, 0.0, (False, False, False), False, True, False)
-    if suits_in:
-        suits = tuple(s in suits_in and one_suit for s in range(3))
+        shape = None
+    elif suits_in:
+        shape = (tuple(s in suits_in and one_suit for s in range(3)), pongs)
     else:
         # No suit declared yet: a suit they keep discarding is unlikely to be theirs.
         shed = [0, 0, 0]
-        for r in state.rivers[other]:
+        for r in river:
             if r.tile < 27:
                 shed[r.tile // 9] += 1
-        suits = tuple(shed[s] <= 2 for s in range(3))
-    n = len(melds)
-    late = lateness(state.wall_remaining)
-    level = _MELD_THREAT[n if n < 4 else 4] + (0.3 * (late - 0.5) if late > 0.5 else 0.0)
-    feeds = state.feeds
-    partner = feeds[other][me] >= 3 or feeds[me][other] >= 3
-    return Threat(other, min(level, 1.0), suits, pongs, True, partner)
+        shape = (tuple(shed[s] <= 2 for s in range(3)), pongs)
+    kept[1][other] = (mark, shape)
+    return shape
+
+
+_HAND_SHAPES: list = [None]
 
 
 def read_threats(state, me: int) -> list[Threat]:
