@@ -59,7 +59,8 @@ class Table(models.Model):
 
     `version` grows by one with every change; clients send it back with each action so that a stale
     action is refused. `state` is the engine's full JSON of the current hand (hidden information: it
-    never leaves the server). `deadline` is when the clock must next look at this table.
+    never leaves the server) and `hand` its row, kept on the table so that finding the current hand
+    needs no join over matches. `deadline` is when the clock must next look at this table.
     """
 
     class Status(models.TextChoices):
@@ -84,6 +85,14 @@ class Table(models.Model):
     scores = models.JSONField(default=_zero_scores)
     stake = models.PositiveIntegerField(null=True, blank=True, help_text="The stake k (底分) the owner set.")
     closing = models.BooleanField(default=False, help_text="Close the table once the current hand ends.")
+    hand = models.ForeignKey(
+        "Hand",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The hand dealt last here: being played, or just ended (set when it is dealt).",
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -2,8 +2,9 @@
 
 from .autoplay import table_cancel_autoplay
 from .errors import MESSAGES, ServiceError
+from .locking import current_hand
 from .moderation import ban_player, room_close, table_close, unban_player
-from .play import clock_tick, current_hand, load_state, table_act, table_next_hand, table_start
+from .play import clock_tick, load_state, table_act, table_next_hand, table_start
 from .presence import seat_connected, seat_disconnected
 from .stakes import table_accept_stake, table_refuse_stake, table_set_stake
 from .tables import table_create, table_fill_bots, table_remove_bot, table_sit, table_stand

@@ -1,8 +1,16 @@
-"""Small helpers shared by the services: the Table row lock and who sits where."""
+"""Small helpers shared by the services: the Table row lock, who sits where and the current hand.
+
+A service reads the locked table once: the row with its room and current hand in one query, its four
+seats in a second, both under the lock. From then on `table.seats.all()` is that list of seats, so
+every helper sees the same objects; a service changes a seat through them (and keeps them in step
+when it writes several seats with one UPDATE), never through a separately fetched copy.
+"""
 
 from __future__ import annotations
 
-from games.models import Seat, Table
+from django.db.models import Prefetch
+
+from games.models import Hand, Seat, Table
 
 from .errors import ServiceError
 
@@ -12,11 +20,25 @@ def require_user(user) -> None:
         raise ServiceError("login_required")
 
 
+def lock_table(table_id: int, *, skip_locked: bool = False, **conditions) -> Table | None:
+    """The Table row with its room, current hand and seats, locked until the end of the transaction
+    (a no-op lock on SQLite); None when no row matches `conditions` (or, with `skip_locked`, when
+    another transaction holds it)."""
+    rows = (
+        Table.objects.select_for_update(skip_locked=skip_locked, of=("self",))
+        .select_related("room", "hand")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("index")))
+        .filter(pk=table_id, **conditions)
+        .order_by()[:1]
+    )
+    return next(iter(rows), None)
+
+
 def locked_table(table_id: int) -> Table:
-    """The Table row, locked until the end of the transaction (a no-op lock on SQLite)."""
+    """The Table row, locked until the end of the transaction (see `lock_table`)."""
     if not isinstance(table_id, int) or isinstance(table_id, bool):
         raise ServiceError("no_such_table")
-    table = Table.objects.select_for_update(of=("self",)).select_related("room").filter(pk=table_id).first()
+    table = lock_table(table_id)
     if table is None:
         raise ServiceError("no_such_table")
     return table
@@ -25,4 +47,10 @@ def locked_table(table_id: int) -> Table:
 def user_seat(table: Table, user) -> Seat | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    return table.seats.filter(user_id=user.pk).first()
+    return next((seat for seat in table.seats.all() if seat.user_id == user.pk), None)
+
+
+def current_hand(table: Table) -> Hand | None:
+    """The hand dealt last at this table (being played, or ended and not yet followed); None before
+    the first deal. Every service and the renderer find the current hand through this."""
+    return table.hand

@@ -13,7 +13,7 @@ from games.models import Room, Table
 from ledger.models import Ban
 
 from .errors import ServiceError
-from .locking import locked_table
+from .locking import locked_table, user_seat
 from .presence import hand_in_progress
 from .readiness import remove_from_waiting_table
 from .settlement import close_table, vacate
@@ -40,7 +40,7 @@ def ban_player(*, user, reason: str, by=None) -> Ban:
 
 def _stand_up_banned(table_id: int, user) -> None:
     table = locked_table(table_id)
-    seat = table.seats.filter(user=user).first()
+    seat = user_seat(table, user)
     if seat is None:
         return
     if table.status == Table.Status.WAITING:

@@ -25,7 +25,7 @@ from history.services import record_finished_hand
 from .autoplay import bot_level_of, note_own_move, note_timeout, plays_itself
 from .broadcast import on_commit_table_changed
 from .errors import ServiceError
-from .locking import locked_table, require_user, user_seat
+from .locking import current_hand, lock_table, locked_table, require_user, user_seat
 from .presence import expire_grace, grace_deadlines, mark_away_seats
 from .readiness import clear_check, expire_ready_checks, press_start
 from .settlement import after_hand
@@ -46,10 +46,6 @@ def rules_for(room) -> Rules:
 
 def load_state(table: Table) -> GameState | None:
     return GameState.from_json(table.state) if table.state else None
-
-
-def current_hand(table: Table) -> Hand | None:
-    return Hand.objects.filter(match__table=table).order_by("-id").first()
 
 
 def _seats(table: Table) -> dict[int, Seat]:
@@ -151,6 +147,7 @@ def _save_hand_state(table: Table, state: GameState) -> None:
     table.save(
         update_fields=[
             "state",
+            "hand",
             "version",
             "deadline",
             "turn_deadline",
@@ -168,7 +165,7 @@ def _deal(table: Table, match: Match, number: int, now: datetime) -> GameState:
     rules = rules_for(table.room)
     stake = table.stake or DEFAULT_STAKE
     state = GameState.new(rules=rules, dealer=table.dealer, huangfan=table.huangfan, stake=stake)
-    Hand.objects.create(
+    table.hand = Hand.objects.create(
         match=match,
         number=number,
         commitment=state.commitment,
@@ -333,12 +330,7 @@ def _bot_move(level: str, state: GameState, seat: int) -> EngineAction:
 
 def _tick_table(table_id: int, now: datetime) -> int:
     with transaction.atomic():
-        table = (
-            Table.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("room")
-            .filter(pk=table_id, status=Table.Status.PLAYING, deadline__lte=now)
-            .first()
-        )
+        table = lock_table(table_id, skip_locked=True, status=Table.Status.PLAYING, deadline__lte=now)
         if table is None:
             return 0
         state = load_state(table)

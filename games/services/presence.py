@@ -19,7 +19,7 @@ from ledger.models import Penalty
 from ledger.services import issue_penalty
 
 from .broadcast import on_commit_table_changed
-from .locking import locked_table
+from .locking import current_hand, locked_table, user_seat
 from .settlement import seat_users
 
 AWAY = "away"
@@ -29,7 +29,8 @@ def hand_in_progress(table: Table) -> Hand | None:
     """The current hand while it is being played, else None."""
     if table.status != Table.Status.PLAYING or not table.state:
         return None
-    return Hand.objects.filter(match__table=table, result__isnull=True).order_by("-id").first()
+    hand = current_hand(table)
+    return hand if hand is not None and hand.result is None else None
 
 
 def penalise(table: Table, seat: Seat, hand: Hand, kind: str) -> Penalty | None:
@@ -47,14 +48,15 @@ def penalise(table: Table, seat: Seat, hand: Hand, kind: str) -> Penalty | None:
     )
 
 
+def is_away(seat: Seat) -> bool:
+    """A person's seat whose connection dropped during a match and has not come back."""
+    return seat.user_id is not None and not seat.connected and seat.away_since is not None
+
+
 def grace_deadlines(table: Table) -> list[datetime]:
     """When each away seat's grace period ends (for the clock's next look at the table)."""
     grace = timedelta(seconds=table.room.grace_period)
-    return [
-        seat.away_since + grace
-        for seat in table.seats.all()
-        if seat.user_id and seat.away_since is not None and not seat.connected
-    ]
+    return [seat.away_since + grace for seat in table.seats.all() if is_away(seat)]
 
 
 def expire_grace(table: Table, now: datetime) -> bool:
@@ -66,11 +68,7 @@ def expire_grace(table: Table, now: datetime) -> bool:
     if hand is None:
         return False
     grace = timedelta(seconds=table.room.grace_period)
-    expired = [
-        seat
-        for seat in table.seats.filter(user__isnull=False, connected=False, away_since__isnull=False)
-        if seat.away_since + grace <= now
-    ]
+    expired = [seat for seat in table.seats.all() if is_away(seat) and seat.away_since + grace <= now]
     for seat in expired:
         penalise(table, seat, hand, Penalty.Kind.DISCONNECT)
         seat.away_since = None
@@ -84,9 +82,10 @@ def expire_grace(table: Table, now: datetime) -> bool:
 
 def mark_away_seats(table: Table, now: datetime) -> None:
     """A new hand starts: a person still away since an earlier disconnect gets a fresh grace period."""
-    table.seats.filter(user__isnull=False, connected=False, away_since__isnull=False).exclude(
-        autoplay_reason=AWAY
-    ).update(away_since=now)
+    for seat in table.seats.all():
+        if is_away(seat) and seat.autoplay_reason != AWAY:
+            seat.away_since = now
+            seat.save(update_fields=["away_since"])
 
 
 def seat_disconnected(*, table_id: int, user, now: datetime | None = None) -> None:
@@ -100,7 +99,7 @@ def seat_disconnected(*, table_id: int, user, now: datetime | None = None) -> No
     now = now or timezone.now()
     with transaction.atomic():
         table = locked_table(table_id)
-        seat = table.seats.filter(user_id=user.pk).first()
+        seat = user_seat(table, user)
         if seat is None:
             return
         seat.connected = False
@@ -122,7 +121,7 @@ def seat_connected(*, table_id: int, user) -> None:
         return
     with transaction.atomic():
         table = locked_table(table_id)
-        seat = table.seats.filter(user_id=user.pk).first()
+        seat = user_seat(table, user)
         if seat is None:
             return
         seat.connected = True

@@ -15,7 +15,8 @@ from django.utils import timezone
 from games.models import Seat, Table
 
 from .broadcast import on_commit_table_changed
-from .settlement import reset_seat_flags
+from .locking import lock_table
+from .settlement import first_person, reset_seat_flags
 
 
 def press_start(table: Table, seat: Seat, now: datetime) -> bool:
@@ -36,7 +37,11 @@ def press_start(table: Table, seat: Seat, now: datetime) -> bool:
 
 def clear_check(table: Table) -> None:
     """End the check (match started, or timed out): nobody is ready any more; no deadline."""
-    table.seats.filter(ready=True).update(ready=False)
+    ready = [seat for seat in table.seats.all() if seat.ready]
+    if ready:
+        Seat.objects.filter(pk__in=[seat.pk for seat in ready]).update(ready=False)
+    for seat in ready:
+        seat.ready = False
     table.deadline = None
 
 
@@ -49,10 +54,12 @@ def remove_from_waiting_table(table: Table, seat: Seat) -> list[str]:
     seat.save()
     if table.owner_id != user_id:
         return []
-    heir = table.seats.filter(user__isnull=False).order_by("index").first()
+    heir = first_person(table)
     table.owner = heir.user if heir else None
     table.stake = None
     table.seats.update(stake_accepted=False)
+    for other in table.seats.all():
+        other.stake_accepted = False
     return ["owner", "stake"]
 
 
@@ -69,16 +76,11 @@ def expire_ready_checks(*, now: datetime | None = None, limit: int = 100) -> int
 
 def _expire(table_id: int, now: datetime) -> int:
     with transaction.atomic():
-        table = (
-            Table.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("room")
-            .filter(pk=table_id, status=Table.Status.WAITING, deadline__lte=now)
-            .first()
-        )
+        table = lock_table(table_id, skip_locked=True, status=Table.Status.WAITING, deadline__lte=now)
         if table is None:
             return 0
         fields = {"deadline"}
-        for seat in table.seats.filter(user__isnull=False, ready=False):
+        for seat in [s for s in table.seats.all() if s.user_id is not None and not s.ready]:
             fields.update(remove_from_waiting_table(table, seat))
         clear_check(table)
         table.version += 1

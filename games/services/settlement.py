@@ -33,10 +33,15 @@ def vacate(table: Table, seat: Seat) -> list[str]:
     table.huangfan = 0
     fields = ["huangfan"]
     if table.owner_id == user_id:
-        heir = table.seats.filter(user__isnull=False).order_by("index").first()
+        heir = first_person(table)
         table.owner = heir.user if heir else None
         fields.append("owner")
     return fields
+
+
+def first_person(table: Table) -> Seat | None:
+    """The seat of the person in the lowest seat (who inherits the table from a leaving owner)."""
+    return next((seat for seat in table.seats.all() if seat.user_id is not None), None)
 
 
 def reset_seat_flags(seat: Seat) -> None:
@@ -68,7 +73,7 @@ def after_hand(table: Table, hand: Hand, now: datetime) -> None:
         # refill the bank (rules §7: reset to 0 when any of the four leaves).
         table.huangfan = 0
         changed.add("huangfan")
-    for seat in table.seats.filter(leave_after_hand=True, user__isnull=False):
+    for seat in [s for s in table.seats.all() if s.leave_after_hand and s.user_id is not None]:
         changed.update(vacate(table, seat))
     if table.closing or not table.room.is_open:
         close_table(table, now)

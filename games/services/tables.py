@@ -131,7 +131,7 @@ def table_remove_bot(*, table_id: int, user, seat: int) -> None:
             raise ServiceError("table_not_waiting")
         if user_seat(table, user) is None:
             raise ServiceError("not_seated")
-        target = table.seats.filter(index=seat, is_bot=True).first() if isinstance(seat, int) else None
+        target = next((s for s in table.seats.all() if s.index == seat and s.is_bot), None)
         if target is None:
             raise ServiceError("no_such_seat")
         target.is_bot = False

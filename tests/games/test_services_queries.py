@@ -1,0 +1,136 @@
+"""What one action costs the database (issue 7): a service reads the locked table (with its room and
+current hand) and its seats once, then writes one Action row and one Table row."""
+
+from __future__ import annotations
+
+import importlib
+from datetime import timedelta
+
+import pytest
+from django.apps import apps
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games import services
+from games.models import Action, Hand, Table
+from games.services import ServiceError, current_hand
+from games.services.presence import hand_in_progress
+
+from .helpers import play_until_ended, state_of
+
+pytestmark = pytest.mark.django_db
+
+SAVEPOINTS = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
+
+
+def statements(ctx: CaptureQueriesContext) -> list[str]:
+    """The SQL sent, without the savepoints of the test's own transaction."""
+    return [q["sql"] for q in ctx.captured_queries if not q["sql"].startswith(SAVEPOINTS)]
+
+
+def kinds(sql: list[str]) -> list[str]:
+    return [s.split(None, 1)[0] for s in sql]
+
+
+def advance_to_alice(table):
+    """Bots play (think delay 0) until seat 0 must answer."""
+    for _ in range(500):
+        state = state_of(table)
+        if 0 in state.pending_seats() and state.legal_actions(0):
+            return state
+        if state.phase == "ended":
+            pytest.skip("the hand ended before the human had to act")
+        services.clock_tick(now=timezone.now())
+    raise AssertionError("never the human's turn")
+
+
+def test_a_person_s_action_is_two_reads_and_two_writes(bot_table, alice):
+    state = advance_to_alice(bot_table)
+    move = str(state.timeout_action(0))
+    with CaptureQueriesContext(connection) as ctx:
+        services.table_act(table_id=bot_table.pk, user=alice, action=move, version=bot_table.version)
+    if state_of(bot_table).phase == "ended":
+        pytest.skip("this move ended the hand (the hand's end writes more)")
+    sql = statements(ctx)
+    assert kinds(sql) == ["SELECT", "SELECT", "INSERT", "UPDATE"], sql
+    assert 'FROM "games_table"' in sql[0]
+    assert 'FROM "games_seat"' in sql[1]
+    assert '"games_action"' in sql[2] and '"games_table"' in sql[3]
+    assert Action.objects.filter(hand=current_hand(bot_table), seat=0).exists()
+
+
+def test_a_refused_action_reads_and_writes_nothing_more(bot_table, alice):
+    state = advance_to_alice(bot_table)
+    move = str(state.timeout_action(0))
+    with CaptureQueriesContext(connection) as ctx, pytest.raises(ServiceError) as err:
+        services.table_act(table_id=bot_table.pk, user=alice, action=move, version=bot_table.version + 1)
+    assert err.value.code == "stale_version"
+    assert kinds(statements(ctx)) == ["SELECT", "SELECT"]
+
+
+def test_a_clock_tick_writes_each_bot_move_once_and_the_table_once(bot_table, alice):
+    state = advance_to_alice(bot_table)
+    services.table_act(
+        table_id=bot_table.pk, user=alice, action=str(state.timeout_action(0)), version=bot_table.version
+    )
+    if state_of(bot_table).phase == "ended":
+        pytest.skip("the hand ended")
+    with CaptureQueriesContext(connection) as ctx:
+        applied = services.clock_tick(now=timezone.now())
+    if state_of(bot_table).phase == "ended":
+        pytest.skip("the bots ended the hand (the hand's end writes more)")
+    assert applied > 0
+    sql = statements(ctx)
+    # due tables, the locked table, its seats, the moves, the table, due ready checks
+    assert kinds(sql) == ["SELECT", "SELECT", "SELECT", *["INSERT"] * applied, "UPDATE", "SELECT"], sql
+
+
+def test_an_idle_clock_tick_is_two_reads(bot_table, alice):
+    advance_to_alice(bot_table)
+    with CaptureQueriesContext(connection) as ctx:
+        assert services.clock_tick(now=timezone.now()) == 0
+    assert kinds(statements(ctx)) == ["SELECT", "SELECT"]
+
+
+def test_the_table_knows_its_current_hand(bot_table, alice):
+    first = Hand.objects.get(match__table=bot_table)
+    assert current_hand(bot_table) == first and hand_in_progress(bot_table) == first
+    play_until_ended(bot_table, {0: alice})
+    bot_table.refresh_from_db()
+    assert current_hand(bot_table) == first and hand_in_progress(bot_table) is None
+    services.table_next_hand(table_id=bot_table.pk, user=alice)
+    bot_table.refresh_from_db()
+    second = Hand.objects.filter(match__table=bot_table).order_by("-id").first()
+    assert second.number == 2 and current_hand(bot_table) == second == hand_in_progress(bot_table)
+
+
+def test_the_migration_sets_each_table_s_latest_hand(bot_table, alice, room):
+    play_until_ended(bot_table, {0: alice})
+    services.table_next_hand(table_id=bot_table.pk, user=alice)
+    latest = Hand.objects.filter(match__table=bot_table).order_by("-id").first()
+    empty = services.table_create(room_id=room.pk, user=alice)
+    Table.objects.update(hand=None)
+    migration = importlib.import_module("games.migrations.0003_table_hand")
+    migration.backfill_hand(apps, None)
+    assert Table.objects.get(pk=bot_table.pk).hand == latest and latest.number == 2
+    assert Table.objects.get(pk=empty.pk).hand is None
+
+
+@pytest.fixture
+def slow_timers(room):
+    """Turn timers far longer than the grace period (list it before `bot_table`)."""
+    room.discard_timeout = room.claim_timeout = 600
+    room.save()
+    return room
+
+
+def test_a_seat_put_in_autoplay_by_the_grace_period_is_played_in_the_same_tick(slow_timers, bot_table, alice):
+    advance_to_alice(bot_table)
+    t0 = timezone.now()
+    services.seat_disconnected(table_id=bot_table.pk, user=alice, now=t0)
+    assert not Action.objects.filter(seat=0).exists()
+    services.clock_tick(now=t0 + timedelta(seconds=slow_timers.grace_period + 1))
+    seat = bot_table.seats.get(index=0)
+    assert seat.autoplay and seat.autoplay_reason == "away" and seat.timeouts == 0
+    assert Action.objects.filter(seat=0, by_clock=True).exists()
