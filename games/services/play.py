@@ -22,6 +22,7 @@ from games.engine.state import GameState
 from games.models import Action, Hand, Match, Seat, Table
 from history.services import record_finished_hand
 
+from . import statecache
 from .autoplay import bot_level_of, note_own_move, note_timeout, plays_itself
 from .broadcast import on_commit_table_changed
 from .errors import ServiceError
@@ -143,7 +144,9 @@ def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: dateti
 
 
 def _save_hand_state(table: Table, state: GameState) -> None:
+    """Write the hand's state and the table's clock fields (one UPDATE); keep this process's copy."""
     table.state = state.to_json()
+    statecache.remember(table, state)
     table.save(
         update_fields=[
             "state",
@@ -234,7 +237,7 @@ def table_next_hand(*, table_id: int, user, version=None) -> Table:
             raise ServiceError("not_seated")
         if version is not None and str(version) != str(table.version):
             raise ServiceError("stale_version")
-        state = load_state(table)
+        state = statecache.load(table)
         if state is not None and state.phase != "ended":
             raise ServiceError("hand_in_progress")
         hand = current_hand(table)
@@ -283,7 +286,7 @@ def table_act(*, table_id: int, user, action, version) -> Table:
         parsed = parse_action(action, seat.index)
         if parsed.seat != seat.index:
             raise ServiceError("not_your_seat")
-        state = load_state(table)
+        state = statecache.load(table)
         hand = current_hand(table)
         if not _view_still_current(version, table, hand, state):
             raise ServiceError("stale_version")
@@ -333,7 +336,7 @@ def _tick_table(table_id: int, now: datetime) -> int:
         table = lock_table(table_id, skip_locked=True, status=Table.Status.PLAYING, deadline__lte=now)
         if table is None:
             return 0
-        state = load_state(table)
+        state = statecache.load(table)
         if state is None or state.phase == "ended":
             table.deadline = None
             table.save(update_fields=["deadline"])

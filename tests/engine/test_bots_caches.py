@@ -247,3 +247,38 @@ def test_kept_threat_readings_match_fresh_ones_through_whole_hands():
             seat = state.pending_seats()[0]
             state.apply(bots[seat].choose(state, seat))
     assert compared > 1000
+
+
+def test_one_suit_discards_read_from_shapes_match_the_general_path_exactly():
+    """Ranking for 混一色 / 清一色 alone reads suit discards straight from the shape tables; the
+    result must equal, to the last bit also with float weights, taking each tile out of the hand
+    summary and putting it back (the general path)."""
+    rng = random.Random(11)
+    wall = [k for k in range(N_KINDS) for _ in range(4)]
+    for trial in range(1500):
+        hand = [0] * N_KINDS
+        for code in rng.sample(wall, rng.choice([5, 8, 11, 14])):
+            hand[code] += 1
+        unseen = [rng.randint(0, 4 - c) for c in hand]
+        if trial % 2:
+            unseen = [n * rng.choice((0.1, 0.3, 0.7, 1.5)) for n in unseen]
+        plan = rng.choice((*ev.HUN, *ev.QING))
+        n = sum(hand)
+        need = ev.need_sets(n)
+        got = ev.evaluate_discards(list(hand), [plan], unseen, claims=bool(trial % 3))
+        general = ev._Hand(list(hand), unseen)
+        outside = general.one_suit(plan % 3, plan < 3, need, n - 1)
+        expected = []
+        for tile in range(N_KINDS):
+            c = general.counts[tile]
+            if not c:
+                continue
+            if ev.plan_uses(plan, tile):
+                general._move(tile, c, -1)
+                s, u, reach = general.one_suit(plan % 3, plan < 3, need, n - 1)
+                general._move(tile, c - 1, 1)
+            else:
+                s, u, reach = outside
+            expected.append(ev.DiscardOption(tile, plan, s, u, reach if trial % 3 else u))
+        expected.sort(key=lambda o: (o.shanten, -o.score, o.tile))
+        assert got == expected

@@ -846,6 +846,9 @@ def closest_plans(counts: Sequence[int], plans: Sequence[int]) -> tuple[int, lis
 def _single_plan(hand: _Hand, spec, outside, need: int, n: int, claims: bool, options: list) -> None:
     """`evaluate_discards` for one plan: the same results without the per-plan bookkeeping."""
     plan, allows, w = spec
+    if plan < 6:
+        _single_one_suit(hand, spec, outside, need, n, claims, options)
+        return
     counts = hand.counts
     move = hand._move
     after, args = _evaluator(hand, plan, need, n - 1)
@@ -858,6 +861,79 @@ def _single_plan(hand: _Hand, spec, outside, need: int, n: int, claims: bool, op
             move(tile, c - 1, 1)
         else:
             s, u, reach = outside
+        append(DiscardOption(tile, plan, s, u, w * (reach if claims else u)))
+
+
+def _single_one_suit(hand: _Hand, spec, outside, need: int, n: int, claims: bool, options: list) -> None:
+    """`_single_plan` for 混一色 / 清一色: a discard from the plan's suit leaves the honours, the
+    tiles outside the plan and the other suits as they are, so its result is read straight from
+    the suit's shape after the discard, without updating the hand summary (`_Hand.one_suit` for
+    everything else, and whenever the tiles outside the plan decide the distance)."""
+    plan, allows, w = spec
+    suit = plan % 3
+    with_honours = plan < 3
+    counts, unseen, size = hand.counts, hand.unseen, hand.size
+    base = suit * 9
+    key = hand.keys[suit]
+    if with_honours:
+        hm, hq = hand.pong[3], hand.pair[3]
+        junk = n - size[suit] - size[3]
+        single_got, pair_got = hand.u1[3], hand.u2[3]
+    else:
+        hm = hq = 0
+        junk = n - size[suit]
+    tail = (hm << 7) | (hq << 3) | need
+    pong_reach, chow_reach = hand.pong_reach, hand.chow_reach
+    sums = (hand.u0, hand.u1, hand.u2, hand.u3)
+    move = hand._move
+    after, args = hand.one_suit, (suit, with_honours, need, n - 1)
+    append = options.append
+    for tile in compress(_KINDS, counts):
+        if not allows[tile]:
+            s, u, reach = outside
+        else:
+            c = counts[tile]
+            r = tile - base
+            shape = None
+            if 0 <= r < 9:
+                after_key = key - _POW5[r]
+                shape = _SHAPES.get((after_key << 10) | tail)
+                if shape is None:
+                    shape = _one_suit_shape(after_key, hm, hq, need)
+                if shape[0] < junk:
+                    shape = None  # the tiles outside the plan decide: the general path
+            if shape is None:
+                move(tile, c, -1)
+                s, u, reach = after(*args)
+                move(tile, c - 1, 1)
+            else:
+                s, ranks, single_helps, pair_helps = shape
+                u = 0
+                reach = 0.0
+                ready = s == 0
+                for rank in ranks:
+                    left = unseen[base + rank]
+                    u += left
+                    if ready:
+                        reach += left
+                    else:
+                        held = counts[base + rank] - (rank == r)
+                        reach += left * (pong_reach if held == 2 else chow_reach)
+                if with_honours:
+                    if single_helps:
+                        u += single_got
+                        reach += single_got
+                    if pair_helps:
+                        u += pair_got
+                        reach += pair_got * (1.0 if ready else pong_reach)
+                # The general path takes the tile out of its unseen-copy sum and puts it back;
+                # with float weights that round trip can move the last bit, so it is made here too.
+                left = unseen[tile]
+                if c == 4:
+                    sums[3][suit] = sums[3][suit] + left - left
+                else:
+                    sums[c][suit] = sums[c][suit] - left + left
+                    sums[c - 1][suit] = sums[c - 1][suit] + left - left
         append(DiscardOption(tile, plan, s, u, w * (reach if claims else u)))
 
 
