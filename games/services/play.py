@@ -144,7 +144,8 @@ def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: dateti
 
 
 def _save_hand_state(table: Table, state: GameState) -> None:
-    """Write the hand's state and the table's clock fields (one UPDATE); keep this process's copy."""
+    """Write the hand's state and the table's clock fields (one UPDATE), and hand the saved state
+    over to the broadcast: nothing may change `state` after this."""
     table.state = state.to_json()
     statecache.remember(table, state)
     table.save(
@@ -161,7 +162,13 @@ def _save_hand_state(table: Table, state: GameState) -> None:
             "status",
         ]
     )
-    on_commit_table_changed(table.pk, table.version, lobby=state.phase == "ended")
+    on_commit_table_changed(
+        table.pk,
+        table.version,
+        lobby=state.phase == "ended",
+        state=state,
+        hand_number=current_hand(table).number,
+    )
 
 
 def _deal(table: Table, match: Match, number: int, now: datetime) -> GameState:

@@ -10,7 +10,7 @@ from django.utils import timezone
 from games import services
 from games.engine.state import GameState
 from games.models import Table
-from games.services import statecache
+from games.services import current_hand, play, statecache
 
 pytestmark = pytest.mark.django_db
 
@@ -103,3 +103,14 @@ def test_each_load_is_a_new_object(bot_table, alice, committed):
     assert first is not second
     first.apply(first.timeout_action(first.pending_seats()[0]))
     assert second.to_json() == table.state
+
+
+def test_the_broadcast_gets_the_saved_state_and_hand_number(bot_table, alice, committed, monkeypatch):
+    handed = []
+    monkeypatch.setattr(play, "on_commit_table_changed", lambda *a, **k: handed.append((a, k)))
+    one_step(bot_table, alice, committed)
+    table = Table.objects.get(pk=bot_table.pk)
+    (table_id, version), kwargs = handed[-1]
+    assert (table_id, version) == (table.pk, table.version)
+    assert kwargs["state"].to_json() == table.state
+    assert kwargs["hand_number"] == current_hand(table).number == 1
