@@ -14,6 +14,7 @@ import threading
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.forms.models import model_to_dict
+from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -198,3 +199,23 @@ def test_every_viewer_gets_the_same_public_seats_from_the_engine(bot_table, alic
         else:
             assert services.clock_tick(now=timezone.now()) > 0
     assert {"turn", "ended"} <= checked
+
+
+HAND_LOOP = (
+    '{% load mahjong %}{% for t in my_hand %}{% if t in discards %}<form ws-send class="tile-form">'
+    '<input type="hidden" name="action" value="{{ viewer }}:discard:{{ t }}">'
+    '<input type="hidden" name="version" value="{{ version }}"><button type="submit" class="tile-btn" '
+    'data-testid="discard" title="打 Discard">{% tile t %}</button></form>{% else %}{% tile t %}{% endif %}'
+    "{% endfor %}"
+)
+
+
+def test_the_hand_tag_draws_what_the_template_loop_drew(mid_hand, alice):
+    ctx = rendering.table_context(Table.objects.get(pk=mid_hand.pk), alice)
+    for discards in (ctx["discards"], set(ctx["my_hand"][::2]), set()):
+        values = {**ctx, "discards": discards, "version": 1234}
+        looped = Template(HAND_LOOP).render(Context(values))
+        tagged = Template("{% load mahjong %}{% hand_tiles my_hand discards viewer version %}").render(
+            Context(values)
+        )
+        assert tagged == looped and looped.count('data-tile="') == len(ctx["my_hand"])
