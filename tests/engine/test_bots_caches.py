@@ -249,25 +249,26 @@ def test_kept_threat_readings_match_fresh_ones_through_whole_hands():
     assert compared > 1000
 
 
-def test_one_suit_discards_read_from_shapes_match_the_general_path_exactly():
-    """Ranking for 混一色 / 清一色 alone reads suit discards straight from the shape tables; the
-    result must equal, to the last bit also with float weights, taking each tile out of the hand
-    summary and putting it back (the general path)."""
+def test_single_plan_discards_match_the_general_path_exactly():
+    """Ranking for one 混一色 / 清一色 / 碰碰胡 / 混碰 plan reads each discard from the suit's shape
+    or the group sums; the result must equal, to the last bit also with float weights, taking each
+    tile out of the hand summary and putting it back (the general path)."""
     rng = random.Random(11)
     wall = [k for k in range(N_KINDS) for _ in range(4)]
-    for trial in range(1500):
+    plans = (*ev.HUN, *ev.QING, *ev.HUNPENG, ev.PENG)
+    for trial in range(3000):
         hand = [0] * N_KINDS
         for code in rng.sample(wall, rng.choice([5, 8, 11, 14])):
             hand[code] += 1
         unseen = [rng.randint(0, 4 - c) for c in hand]
         if trial % 2:
             unseen = [n * rng.choice((0.1, 0.3, 0.7, 1.5)) for n in unseen]
-        plan = rng.choice((*ev.HUN, *ev.QING))
+        plan = plans[trial % len(plans)]
         n = sum(hand)
         need = ev.need_sets(n)
         got = ev.evaluate_discards(list(hand), [plan], unseen, claims=bool(trial % 3))
         general = ev._Hand(list(hand), unseen)
-        outside = general.one_suit(plan % 3, plan < 3, need, n - 1)
+        outside = ev._plan_after(general, plan, need, n - 1)
         expected = []
         for tile in range(N_KINDS):
             c = general.counts[tile]
@@ -275,7 +276,7 @@ def test_one_suit_discards_read_from_shapes_match_the_general_path_exactly():
                 continue
             if ev.plan_uses(plan, tile):
                 general._move(tile, c, -1)
-                s, u, reach = general.one_suit(plan % 3, plan < 3, need, n - 1)
+                s, u, reach = ev._plan_after(general, plan, need, n - 1)
                 general._move(tile, c - 1, 1)
             else:
                 s, u, reach = outside

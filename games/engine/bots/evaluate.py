@@ -849,6 +849,9 @@ def _single_plan(hand: _Hand, spec, outside, need: int, n: int, claims: bool, op
     if plan < 6:
         _single_one_suit(hand, spec, outside, need, n, claims, options)
         return
+    if plan != FENG:
+        _single_pongs(hand, spec, outside, need, n, claims, options)
+        return
     counts = hand.counts
     move = hand._move
     after, args = _evaluator(hand, plan, need, n - 1)
@@ -934,6 +937,66 @@ def _single_one_suit(hand: _Hand, spec, outside, need: int, n: int, claims: bool
                 else:
                     sums[c][suit] = sums[c][suit] - left + left
                     sums[c - 1][suit] = sums[c - 1][suit] + left - left
+        append(DiscardOption(tile, plan, s, u, w * (reach if claims else u)))
+
+
+def _single_pongs(hand: _Hand, spec, outside, need: int, n: int, claims: bool, options: list) -> None:
+    """`_single_plan` for 碰碰胡 / 混碰: a discard changes only its group's pong, pair and
+    unseen-copy sums, so its result is read from those, without updating the hand summary
+    (`_Hand.pongs` whenever the tiles outside the plan decide the distance)."""
+    plan, allows, w = spec
+    groups = _PONG_GROUPS[plan]
+    counts, unseen = hand.counts, hand.unseen
+    sums = (hand.u0, hand.u1, hand.u2, hand.u3)
+    u1, u2 = hand.u1, hand.u2
+    pongs = pairs = inside = 0
+    for g in groups:
+        pongs += hand.pong[g]
+        pairs += hand.pair[g]
+        inside += hand.size[g]
+    junk = n - inside  # the same after a discard inside the plan: one tile fewer on both sides
+    pong_reach = hand.pong_reach
+    move = hand._move
+    append = options.append
+    for tile in compress(_KINDS, counts):
+        if not allows[tile]:
+            s, u, reach = outside
+        else:
+            c = counts[tile]
+            pongs_after = pongs - (c == 3)
+            pairs_after = pairs + (c == 3) - (c == 2)
+            s = _pong_value(pongs_after, pairs_after, need)
+            if s < junk:
+                move(tile, c, -1)
+                s, u, reach = hand.pongs(groups, need, n - 1)
+                move(tile, c - 1, 1)
+            else:
+                g = _GROUP[tile]
+                left = unseen[tile]
+                u = 0
+                reach = 0.0
+                if _pong_value(pongs_after, pairs_after + 1, need) < s:
+                    # The tile's group as `_Hand._move` would leave it: a single gone, or a pair
+                    # broken to a single.
+                    got = sum(
+                        (u1[h] - left if c == 1 else u1[h] + left if c == 2 else u1[h]) if h == g else u1[h]
+                        for h in groups
+                    )
+                    u += got
+                    reach += got
+                if pairs_after and _pong_value(pongs_after + 1, pairs_after - 1, need) < s:
+                    got = sum(
+                        (u2[h] - left if c == 2 else u2[h] + left if c == 3 else u2[h]) if h == g else u2[h]
+                        for h in groups
+                    )
+                    u += got
+                    reach += got * (1.0 if s == 0 else pong_reach)
+                # The round trip of the general path, bit for bit (see `_single_one_suit`).
+                if c == 4:
+                    sums[3][g] = sums[3][g] + left - left
+                else:
+                    sums[c][g] = sums[c][g] - left + left
+                    sums[c - 1][g] = sums[c - 1][g] + left - left
         append(DiscardOption(tile, plan, s, u, w * (reach if claims else u)))
 
 
