@@ -310,13 +310,21 @@ def seed_version(table_id: int, version: int, state: GameState, hand_number: int
         _store_version(table_id, _VersionData(version, state.to_json(), state, hand_number))
 
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
 def _freeze(value):
-    if isinstance(value, list | tuple):
-        return tuple(_freeze(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    """A hashable copy of a seat's inputs, for the memo key. Dicts keep their order: two equal dicts
+    built in another order only miss the memo."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is list or kind is tuple:
+        return tuple([_freeze(v) for v in value])
+    if kind is dict:
+        return tuple([(k, _freeze(v)) for k, v in value.items()])
     if is_dataclass(value):
-        return tuple(_freeze(getattr(value, f.name)) for f in fields(value))
+        return (kind, *[_freeze(getattr(value, f.name)) for f in fields(value)])
     return value
 
 
@@ -346,9 +354,12 @@ def _seat_html(seat: SeatView, has_state: bool, shared: _VersionData | None = No
     return mark_safe(html.replace(_POSITION_MARK, seat.position, 1))
 
 
+_BLOCK_INPUTS = tuple(f.name for f in fields(SeatView) if f.name != "position")
+
+
 def _seat_block(seat: SeatView, has_state: bool) -> str:
     """The block with a mark for its position, memoised on all of its inputs across versions."""
-    key = (has_state, *(_freeze(getattr(seat, f.name)) for f in fields(seat) if f.name != "position"))
+    key = (has_state, *[_freeze(getattr(seat, name)) for name in _BLOCK_INPUTS])
     html = _seat_blocks.get(key)
     if html is None:
         context = {"s": _with_position(seat, _POSITION_MARK), "state": has_state}
