@@ -283,3 +283,17 @@ def test_single_plan_discards_match_the_general_path_exactly():
             expected.append(ev.DiscardOption(tile, plan, s, u, reach if trial % 3 else u))
         expected.sort(key=lambda o: (o.shanten, -o.score, o.tile))
         assert got == expected
+
+
+def test_tables_that_start_again_when_full_give_the_same_answers(monkeypatch):
+    """With tiny size limits the shape tables are emptied again and again; answers do not change."""
+    monkeypatch.setattr(ev, "_KEY_FID_LIMIT", 50)
+    monkeypatch.setattr(ev, "_SHAPES_LIMIT", 20)
+    rng = random.Random(12)
+    for _ in range(500):
+        ranks = random_suit(rng)
+        hm, hq, need = rng.randint(0, 3), rng.randint(0, 4), rng.randint(1, 4)
+        assert ev.suit_frontier(key_of(ranks)) == plain_frontier(ranks)
+        current = ev._combine(plain_frontier(ranks), (hm, hq), need)
+        assert ev._one_suit_shape(key_of(ranks), hm, hq, need)[0] == current
+    assert len(ev._KEY_FID) <= 50 + 1 and len(ev._SHAPES) <= 20

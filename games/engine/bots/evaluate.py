@@ -89,6 +89,10 @@ def plan_is_pong_only(plan: int) -> bool:
 _FRONTIERS: list[tuple[tuple[int, int, int], ...]] = [((0, 0, 0),)]
 _FRONTIER_IDS: dict[tuple[tuple[int, int, int], ...], int] = {((0, 0, 0),): 0}
 _KEY_FID: dict[int, int] = {0: 0}
+# The tables keyed by suit shape grow with the shapes met (about 70 000 after 3 000 hands); past
+# these sizes they start again, so a long-running server stays bounded. Ids and frontiers stay.
+_KEY_FID_LIMIT = 400_000
+_SHAPES_LIMIT = 300_000
 _MERGED: dict[tuple[int, int, int, int, int, int], int] = {}
 
 
@@ -150,6 +154,9 @@ def _key_fid(key: int) -> int:
     fid = _MERGED.get(parts)
     if fid is None:
         fid = _MERGED[parts] = _intern(_merge(parts))
+    if len(_KEY_FID) >= _KEY_FID_LIMIT:
+        _KEY_FID.clear()
+        _KEY_FID[0] = 0
     _KEY_FID[key] = fid
     return fid
 
@@ -411,6 +418,8 @@ def _one_suit_shape(key: int, hm: int, hq: int, need: int) -> tuple[int, tuple[i
         single_helps = _one_suit_cached(key, hm, hq + 1, need) < current
         pair_helps = hq > 0 and _one_suit_cached(key, hm + 1, hq - 1, need) < current
         shape = (current, tuple(ranks), single_helps, pair_helps)
+        if len(_SHAPES) >= _SHAPES_LIMIT:
+            _SHAPES.clear()
         _SHAPES[packed] = shape
     return shape
 
