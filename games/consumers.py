@@ -138,6 +138,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(seat_connected)(table_id=self.table_id, user=self.user)
             await self.send_snapshot(force=True)
 
+    async def dispatch(self, message) -> None:
+        """Channels closes stale database connections before every handler, through a hop to the one
+        thread-sensitive worker thread: five such hops per action at a table (four of them for the
+        update's copies, most of which find their socket already up to date). An update touches the
+        database only inside `database_sync_to_async`, which closes stale connections itself, so it
+        skips that hop; everything else is dispatched as usual."""
+        if message.get("type") == "table.update":
+            await self.table_update(message)
+        else:
+            await super().dispatch(message)
+
     async def table_update(self, event) -> None:
         """Push the announced version to every socket of the table in this process that does not
         have it yet and is not about to get it; the others' own copies of this message then find

@@ -304,6 +304,8 @@ async def test_a_claim_after_its_window_closed_is_refused():
 
 async def test_an_update_is_rendered_once_for_all_the_tables_sockets(monkeypatch):
     """The sockets of one table in a process get each version from one render call for all of them."""
+    import channels.consumer
+
     from games import rendering
 
     table_id, (alice, bob) = await setup_table(humans=2)
@@ -317,12 +319,21 @@ async def test_an_update_is_rendered_once_for_all_the_tables_sockets(monkeypatch
         calls.append((version, len(viewers)))
         return original(table_id, viewers, version, created)
 
+    hops = []
+    original_close = channels.consumer.aclose_old_connections
+
+    async def counted_close():
+        hops.append(1)
+        await original_close()
+
     try:
         version, state = await until_human(table_id, 0, [a, b, watcher])
         monkeypatch.setattr(rendering, "render_for_viewers", counted)
+        monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted_close)
         await send(a, {"action": str(state.legal_actions(0)[0]), "version": str(version)})
         for reader in (a, b, watcher):
             await reader.until(version + 1)
+        assert len(hops) == 1  # for the action's message only: the update's three copies skip it
         assert calls[0] == (version + 1, 3)
         assert [c for c in calls if c[0] == version + 1] == [(version + 1, 3)]
         frames = [r.frames[-1] for r in (a, b, watcher)]
