@@ -877,10 +877,10 @@ def _single_plan(hand: _Hand, spec, outside, need: int, n: int, claims: bool, op
 
 
 def _single_one_suit(hand: _Hand, spec, outside, need: int, n: int, claims: bool, options: list) -> None:
-    """`_single_plan` for 混一色 / 清一色: a discard from the plan's suit leaves the honours, the
-    tiles outside the plan and the other suits as they are, so its result is read straight from
-    the suit's shape after the discard, without updating the hand summary (`_Hand.one_suit` for
-    everything else, and whenever the tiles outside the plan decide the distance)."""
+    """`_single_plan` for 混一色 / 清一色: a discard inside the plan changes only the suit's shape
+    or the honours' pong and pair counts, so its result is read straight from the shape tables,
+    without updating the hand summary (`_Hand.one_suit` whenever the tiles outside the plan decide
+    the distance)."""
     plan, allows, w = spec
     suit = plan % 3
     with_honours = plan < 3
@@ -890,62 +890,72 @@ def _single_one_suit(hand: _Hand, spec, outside, need: int, n: int, claims: bool
     if with_honours:
         hm, hq = hand.pong[3], hand.pair[3]
         junk = n - size[suit] - size[3]
-        single_got, pair_got = hand.u1[3], hand.u2[3]
     else:
         hm = hq = 0
         junk = n - size[suit]
     tail = (hm << 7) | (hq << 3) | need
     pong_reach, chow_reach = hand.pong_reach, hand.chow_reach
     sums = (hand.u0, hand.u1, hand.u2, hand.u3)
+    u1, u2 = hand.u1, hand.u2
     move = hand._move
     after, args = hand.one_suit, (suit, with_honours, need, n - 1)
     append = options.append
     for tile in compress(_KINDS, counts):
         if not allows[tile]:
             s, u, reach = outside
-        else:
-            c = counts[tile]
-            r = tile - base
-            shape = None
-            if 0 <= r < 9:
-                after_key = key - _POW5[r]
-                shape = _SHAPES.get((after_key << 10) | tail)
-                if shape is None:
-                    shape = _one_suit_shape(after_key, hm, hq, need)
-                if shape[0] < junk:
-                    shape = None  # the tiles outside the plan decide: the general path
+            append(DiscardOption(tile, plan, s, u, w * (reach if claims else u)))
+            continue
+        c = counts[tile]
+        left = unseen[tile]
+        if tile < 27:  # a tile of the plan's suit
+            r, g = tile - base, suit
+            shape_key = key - _POW5[r]
+            shape = _SHAPES.get((shape_key << 10) | tail)
             if shape is None:
-                move(tile, c, -1)
-                s, u, reach = after(*args)
-                move(tile, c - 1, 1)
+                shape = _one_suit_shape(shape_key, hm, hq, need)
+            single_got, pair_got = u1[3], u2[3]
+        else:  # an honour (混一色): a pair broken to a single, or a pong to a pair
+            r, g = -1, 3
+            pongs_after = hm - (c == 3)
+            pairs_after = hq + (c == 3) - (c == 2)
+            shape = _SHAPES.get((key << 10) | (pongs_after << 7) | (pairs_after << 3) | need)
+            if shape is None:
+                shape = _one_suit_shape(key, pongs_after, pairs_after, need)
+            # The honours' unseen-copy sums as `_Hand._move` would leave them.
+            single_got = u1[3] - left if c == 1 else u1[3] + left if c == 2 else u1[3]
+            pair_got = u2[3] - left if c == 2 else u2[3] + left if c == 3 else u2[3]
+        if shape[0] < junk:  # the tiles outside the plan decide: the general path
+            move(tile, c, -1)
+            s, u, reach = after(*args)
+            move(tile, c - 1, 1)
+            append(DiscardOption(tile, plan, s, u, w * (reach if claims else u)))
+            continue
+        s, ranks, single_helps, pair_helps = shape
+        u = 0
+        reach = 0.0
+        ready = s == 0
+        for rank in ranks:
+            got = unseen[base + rank]
+            u += got
+            if ready:
+                reach += got
             else:
-                s, ranks, single_helps, pair_helps = shape
-                u = 0
-                reach = 0.0
-                ready = s == 0
-                for rank in ranks:
-                    left = unseen[base + rank]
-                    u += left
-                    if ready:
-                        reach += left
-                    else:
-                        held = counts[base + rank] - (rank == r)
-                        reach += left * (pong_reach if held == 2 else chow_reach)
-                if with_honours:
-                    if single_helps:
-                        u += single_got
-                        reach += single_got
-                    if pair_helps:
-                        u += pair_got
-                        reach += pair_got * (1.0 if ready else pong_reach)
-                # The general path takes the tile out of its unseen-copy sum and puts it back;
-                # with float weights that round trip can move the last bit, so it is made here too.
-                left = unseen[tile]
-                if c == 4:
-                    sums[3][suit] = sums[3][suit] + left - left
-                else:
-                    sums[c][suit] = sums[c][suit] - left + left
-                    sums[c - 1][suit] = sums[c - 1][suit] + left - left
+                held = counts[base + rank] - (rank == r)
+                reach += got * (pong_reach if held == 2 else chow_reach)
+        if with_honours:
+            if single_helps:
+                u += single_got
+                reach += single_got
+            if pair_helps:
+                u += pair_got
+                reach += pair_got * (1.0 if ready else pong_reach)
+        # The general path takes the tile out of its unseen-copy sum and puts it back; with float
+        # weights that round trip can move the last bit, so it is made here too.
+        if c == 4:
+            sums[3][g] = sums[3][g] + left - left
+        else:
+            sums[c][g] = sums[c][g] - left + left
+            sums[c - 1][g] = sums[c - 1][g] + left - left
         append(DiscardOption(tile, plan, s, u, w * (reach if claims else u)))
 
 
