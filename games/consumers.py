@@ -140,12 +140,15 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def dispatch(self, message) -> None:
         """Channels closes stale database connections before every handler, through a hop to the one
-        thread-sensitive worker thread: five such hops per action at a table (four of them for the
-        update's copies, most of which find their socket already up to date). An update touches the
-        database only inside `database_sync_to_async`, which closes stale connections itself, so it
-        skips that hop; everything else is dispatched as usual."""
-        if message.get("type") == "table.update":
+        thread-sensitive worker thread: five such hops per action at a table (the action's message
+        and the update's copies, most of which find their socket already up to date). These two
+        handlers touch the database only inside `database_sync_to_async`, which closes stale
+        connections itself, so they skip that hop; everything else is dispatched as usual."""
+        kind = message.get("type")
+        if kind == "table.update":
             await self.table_update(message)
+        elif kind == "websocket.receive":
+            await self.websocket_receive(message)
         else:
             await super().dispatch(message)
 
