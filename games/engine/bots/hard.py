@@ -14,12 +14,41 @@ while its own hand is still far from ready; otherwise it discards purely for spe
   tie-break (`slack=1`), weighted by what each plan pays, so among equally fast discards the one
   that keeps a richer or second plan alive wins, and the junk shortcut is not taken.
 
-Measured against three `normal` bots (`python -m games.engine simulate --hands 4000 --seed S
---bots hard,normal,normal,normal`, seeds A, B, C, D): win rate 1.08, 1.07, 1.10, 1.06 × a normal
-seat's (before these two changes: 1.04, 1.00, 1.05, 1.03), gain per hand +0.11, 0.00, -0.12,
-+0.18. The edge holds on every seed but is far from the issue's 1.5×. Tried and dropped (no gain
-on two seeds): defending by near-ties against suits read from rivers (fewer wins), a stronger
-shed bonus, normal's claim reach, no defence at all, the slack alone without live weights.
+Measured against three `normal` bots (`bench/bots_bench.py --only hard --hands 4000 --seed
+A,B,C,D`, seats rotating): win rate 1.08, 1.07, 1.10, 1.06 × a normal seat's (before these two
+changes: 1.04, 1.00, 1.05, 1.03), gain per hand +0.11, 0.00, -0.12, +0.18. The edge holds on
+every seed but is far from the issue's 1.5×. Tried and dropped (no gain on two seeds): defending
+by near-ties against suits read from rivers (fewer wins), a stronger shed bonus, normal's claim
+reach, no defence at all, the slack alone without live weights.
+
+A second round (2026-11-29; win-rate ratio per seed A, B, C, D, 4000 hands unless marked; this
+version's figures above reproduce exactly, the runs being deterministic) found nothing that beats
+it on three seeds of four. Between seeds a ratio moves by about ±0.03 and a gain by ±0.1, so
+only a large change shows.
+
+- Look further: rank the leading discards by a two-step estimate (time to the next step plus
+  the expected time of the step after, over every useful draw): 0.99, 1.06 (2000 hands; p99 20
+  ms). The same only one step from ready, by the live waits it leads to: 1.08 (A, 2000).
+- Claims: pong also when the distance stays (tempo: skips the seats in between) 0.98, 1.10
+  (2000); never chow 0.86, 0.96 (2000): chows are a large part of the speed, already all taken
+  when they bring the hand closer.
+- Reads: claim reach per suit (the seat before this one shedding a suit makes chows in it
+  likelier) 1.06, 1.08; live weights four times as strong once ready or one step away 1.08/1.06,
+  1.07/1.07; a bonus for discards that keep a one-suit and an all-pongs plan equally close
+  1.10, 1.06, 1.08, 1.06; no value weights 1.02, 1.10 (2000).
+- Defence from a deal-in model calibrated on normal self-play (chance an opponent is ready by
+  discards and melds; chance a tile is a wait by river, group read and unseen copies: a tile they
+  discarded is next to never one, an honour with three copies unseen is the likeliest): deal-ins
+  fall from 0.18-0.20 to 0.16-0.17 per hand but wins fall with them, 1.03, 1.12, 1.05, 1.02 (gain
+  +0.03, +0.13, +0.07, +0.02); lighter 1.07, 1.06, 1.12, 1.02; folding once the hand looks
+  hopeless 1.04, 1.04, 0.93, 1.01.
+- Ceilings, with knowledge no bot may have (experiments only): knowing every opponent's waits
+  and never dealing in gives 1.10, 1.27 (1000 hands), so even perfect defence is worth about +0.1;
+  knowing its own next three draws (blurred by claims, which shift the draw order) 1.04, 1.15
+  (2000). Choosing among near-equal discards (score
+  within 20%) by what opponents could claim costs a quarter of the wins (0.79, 0.82): the useful
+  -tile score is worth following closely, and 1.5× needs a much stronger player than these
+  one-step refinements make.
 """
 
 from __future__ import annotations

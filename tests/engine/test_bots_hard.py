@@ -1,0 +1,37 @@
+"""The `hard` bot's own judgement calls (those it shares with `normal` are in test_bots_normal.py),
+each pinned by a hand-made position: only the public attributes a bot reads are built."""
+
+import pytest
+
+from games.engine.actions import Action
+from games.engine.bots.hard import HardBot
+from games.engine.bots.normal import NormalBot
+from tests.engine.test_bots_defense import Table, t
+
+# Two equally close one-suit plans, characters and dots (234 + 67 in each), and a pair of honours
+# each: which suit the bot keeps is decided only by which tiles it expects to reach it.
+TWO_SUITS = "234m67m234p67p11z55z"
+SHED_M = ["", "9m1m", "9m1m", "1m9m"]  # every opponent throws characters away
+SHED_P = ["", "9p1p", "9p1p", "1p9p"]
+
+
+@pytest.mark.parametrize(
+    ("rivers", "kept", "given_up"),
+    [(SHED_M, "m", "2p"), (SHED_P, "p", "2m")],
+)
+def test_keeps_the_suit_its_opponents_shed(rivers, kept, given_up):
+    # Shed tiles come out of opponents' hands as discards, to be claimed or won on; the copies
+    # the rivers show are gone, but the suit still flows, so hard keeps it.
+    choice = HardBot().choose(Table(TWO_SUITS, rivers=rivers, wall_remaining=70), 0)
+    assert choice == Action("discard", 0, t(given_up))
+
+
+def test_normal_counts_only_the_copies_it_cannot_see():
+    # The same position read by unseen copies alone: normal keeps the suit with more copies left,
+    # the one opponents are not throwing away (the contrast that makes the test above meaningful).
+    assert NormalBot().choose(Table(TWO_SUITS, rivers=SHED_M, wall_remaining=70), 0) == Action(
+        "discard", 0, t("2m")
+    )
+    assert NormalBot().choose(Table(TWO_SUITS, rivers=SHED_P, wall_remaining=70), 0) == Action(
+        "discard", 0, t("2p")
+    )
