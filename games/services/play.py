@@ -171,12 +171,12 @@ def _save_hand_state(table: Table, state: GameState) -> None:
     )
 
 
-def _deal(table: Table, match: Match, number: int, now: datetime) -> GameState:
+def _deal(table: Table, match_id: int, number: int, now: datetime) -> GameState:
     rules = rules_for(table.room)
     stake = table.stake or DEFAULT_STAKE
     state = GameState.new(rules=rules, dealer=table.dealer, huangfan=table.huangfan, stake=stake)
     table.hand = Hand.objects.create(
-        match=match,
+        match_id=match_id,
         number=number,
         commitment=state.commitment,
         rules=rules.to_json(),
@@ -222,7 +222,7 @@ def table_start(*, table_id: int, user) -> Table:
         table.dealer = secrets.randbelow(4)  # rules §3: the first dealer is random
         table.huangfan = 0
         table.scores = [0, 0, 0, 0]
-        state = _deal(table, match, 1, timezone.now())
+        state = _deal(table, match.pk, 1, timezone.now())
         _save_hand_state(table, state)
         on_commit_table_changed(table.pk, table.version, lobby=True)
     return table
@@ -248,7 +248,7 @@ def table_next_hand(*, table_id: int, user, version=None) -> Table:
         if state is not None and state.phase != "ended":
             raise ServiceError("hand_in_progress")
         hand = current_hand(table)
-        state = _deal(table, hand.match, hand.number + 1, timezone.now())
+        state = _deal(table, hand.match_id, hand.number + 1, timezone.now())
         _save_hand_state(table, state)
     return table
 

@@ -69,6 +69,16 @@ def test_a_refused_action_reads_and_writes_nothing_more(bot_table, alice):
     assert kinds(statements(ctx)) == ["SELECT", "SELECT"]
 
 
+def test_dealing_the_next_hand_is_two_reads_and_two_writes(bot_table, alice):
+    play_until_ended(bot_table, {0: alice})
+    bot_table.refresh_from_db()
+    with CaptureQueriesContext(connection) as ctx:
+        services.table_next_hand(table_id=bot_table.pk, user=alice, version=bot_table.version)
+    sql = statements(ctx)
+    assert kinds(sql) == ["SELECT", "SELECT", "INSERT", "UPDATE"], sql
+    assert '"games_hand"' in sql[2] and '"games_table"' in sql[3]
+
+
 def test_a_clock_tick_writes_each_bot_move_once_and_the_table_once(bot_table, alice):
     state = advance_to_alice(bot_table)
     services.table_act(
