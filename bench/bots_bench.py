@@ -29,15 +29,16 @@ from games.engine.simulate import simulate  # noqa: E402
 
 
 class _Timed:
-    """Wraps a bot to time each of its decisions (wall clock, as `simulate` times all seats)."""
+    """Wraps a bot to time each of its decisions in CPU time (`simulate` times all seats by the
+    wall clock, which other processes on a shared machine inflate)."""
 
     def __init__(self, bot, sink: list[float]) -> None:
         self.bot, self.sink, self.level = bot, sink, bot.level
 
     def choose(self, state, seat: int):
-        start = time.perf_counter()
+        start = time.process_time()
         action = self.bot.choose(state, seat)
-        self.sink.append(time.perf_counter() - start)
+        self.sink.append(time.process_time() - start)
         return action
 
 
@@ -66,7 +67,7 @@ def _match(hands: int, seed: str, strong: str, weak: str) -> None:
         )
     print(
         f"  win-rate ratio {ratio:.2f} (target ≥ 1.5); decision p99 {summary['decision_p99_ms']} ms "
-        f"(all seats), {_p99_ms(strong_times):.3f} ms ({strong} alone)"
+        f"(all seats, wall), {_p99_ms(strong_times):.3f} ms ({strong} alone, CPU)"
     )
     print(f"  {hands / cpu:.1f} hands per CPU second")
 
