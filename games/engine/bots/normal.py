@@ -72,8 +72,14 @@ class Position:
         return hua_of(self.counts, self.melds, self.state.flowers[self.seat])
 
     def weights(self) -> dict[int, float]:
+        """What each open plan pays (`evaluate.plan_value`) at this seat's 花."""
         hua = self.hua
-        return {plan: float(ev.plan_value(plan, hua)) for plan in self.plans}
+        values = _PLAN_VALUES.get(hua)
+        if values is None:
+            values = _PLAN_VALUES[hua] = tuple(
+                float(ev.plan_value(plan, hua)) for plan in range(len(ev.ALL_PLANS))
+            )
+        return {plan: values[plan] for plan in self.plans}
 
     def distance(self) -> int:
         """Distance of the concealed tiles to the closest open plan (99: no plan left)."""
@@ -93,6 +99,10 @@ class Position:
         finally:
             for tile, n in remove.items():
                 counts[tile] += n
+
+
+# Per 花 count: each plan's value as a float, indexed by plan (a few dozen 花 counts occur).
+_PLAN_VALUES: dict[int, tuple[float, ...]] = {}
 
 
 def _by_kind(legal: list[Action]) -> dict[str, list[Action]]:
