@@ -55,13 +55,16 @@ def _visible(state) -> tuple[list[int], list[int]]:
         for seat in range(4):
             river = rivers[seat]
             done = lengths[seat]
-            if len(river) < done:
+            size = len(river)
+            if size == done:
+                continue
+            if size < done:
                 break  # not a hand that only grew: recount
             for r in river[done:]:
                 if not r.claimed:
                     seen[r.tile] += 1
                     left[r.tile] -= 1
-            lengths[seat] = len(river)
+            lengths[seat] = size
         else:
             return seen, left
     seen = [0] * 34
@@ -140,13 +143,17 @@ def lateness(wall_remaining: int) -> float:
 
 def read_threat(state, me: int, other: int) -> Threat:
     """What `other`'s melds and river say about the hand they are building."""
+    return _threat(state, me, other, lateness(state.wall_remaining))
+
+
+def _threat(state, me: int, other: int, late: float) -> Threat:
+    """`read_threat` with the wall's lateness already read."""
     melds = state.melds[other]
     shape = _hand_shape(state, other, melds)
     if shape is None:
         return Threat(other, 0.0, (False, False, False), False, True, False)
     suits, pongs = shape
     n = len(melds)
-    late = lateness(state.wall_remaining)
     level = _MELD_THREAT[n if n < 4 else 4] + (0.3 * (late - 0.5) if late > 0.5 else 0.0)
     feeds = state.feeds
     partner = feeds[other][me] >= 3 or feeds[me][other] >= 3
@@ -197,11 +204,15 @@ def read_threats(state, me: int) -> list[Threat]:
     """The three opponents' threats; empty while nobody can be close (few melds, early) and no
     one is a claim away from becoming the reader's 承包 partner."""
     feeds = state.feeds
-    if lateness(state.wall_remaining) <= 0.5 and all(
-        len(state.melds[s]) < 2 and feeds[s][me] != 2 for s in range(4) if s != me
-    ):
-        return []
-    return [read_threat(state, me, (me + k) % 4) for k in (1, 2, 3)]
+    late = lateness(state.wall_remaining)
+    if late <= 0.5:
+        melds = state.melds
+        for s in range(4):
+            if s != me and (len(melds[s]) >= 2 or feeds[s][me] == 2):
+                break
+        else:
+            return []
+    return [_threat(state, me, (me + k) % 4, late) for k in (1, 2, 3)]
 
 
 def fit(threat: Threat, tile: int, unseen: Sequence[int]) -> float:
