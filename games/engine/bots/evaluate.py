@@ -438,7 +438,6 @@ def _pong_value(pongs: int, pairs: int, need: int) -> int:
 
 _PONG_GROUPS = {6: (0, 3), 7: (1, 3), 8: (2, 3), PENG: (0, 1, 2, 3)}
 _GROUP = tuple(k // 9 if k < 27 else 3 for k in range(N_KINDS))
-_GROUP_SPANS = ((0, 0, 9), (1, 9, 18), (2, 18, 27), (3, 27, N_KINDS))
 _ALLOWS = {plan: tuple(plan_allows(plan, k) for k in range(N_KINDS)) for plan in ALL_PLANS}
 _KINDS = tuple(range(N_KINDS))
 _NO_UNSEEN = (0,) * N_KINDS  # for distances only: no useful-tile sums
@@ -498,8 +497,10 @@ class _Hand:
             u0 = [0, 0, 0, 0]
         else:
             u0 = [
-                reduce(add, compress(unseen[lo:hi], map(not_, counts[lo:hi])), 0)
-                for _, lo, hi in _GROUP_SPANS
+                reduce(add, compress(unseen[0:9], map(not_, counts[0:9])), 0),
+                reduce(add, compress(unseen[9:18], map(not_, counts[9:18])), 0),
+                reduce(add, compress(unseen[18:27], map(not_, counts[18:27])), 0),
+                reduce(add, compress(unseen[27:34], map(not_, counts[27:34])), 0),
             ]
         self.keys = keys
         self.size, self.pong, self.pair = size, pong, pair
