@@ -357,7 +357,8 @@ class GameState:
         acts: list[Action] = []
         if self._legal_win(c, seat):
             acts.append(of("self_win", seat))
-        acts.extend(of("concealed_kong", seat, a.tile) for a in discards if c[a.tile] == 4)
+        if 4 in c:
+            acts.extend(of("concealed_kong", seat, a.tile) for a in discards if c[a.tile] == 4)
         for meld in self.melds[seat]:
             if meld.kind == "pong" and c[meld.tiles[0]]:
                 acts.append(of("added_kong", seat, meld.tiles[0]))
