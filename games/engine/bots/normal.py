@@ -195,8 +195,11 @@ class NormalBot:
         # worse than the best is never worth its safety at these cautions.
         limit = best.shanten + 1
 
+        log = math.log
+
         def offence(option: ev.DiscardOption) -> float:
-            return -option.shanten + 0.5 * math.log(min(max(option.score / top, 0.05), 1.0))
+            share = option.score / top  # kept within [0.05, 1]
+            return -option.shanten + 0.5 * log(0.05 if share < 0.05 else 1.0 if share > 1.0 else share)
 
         # Best offence first, ties to the earlier option: the closest discards and those one step
         # farther each come in falling offence (ranked by score within a distance), so merging the
