@@ -7,8 +7,10 @@ anything its viewer may not see.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import weakref
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -27,7 +29,7 @@ from games.services import (
     table_set_stake,
     table_start,
 )
-from games.services.broadcast import LOBBY_GROUP, table_group
+from games.services.broadcast import LOBBY_GROUP, table_group, table_updates_group
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +48,100 @@ def csrf_cookie(scope) -> str | None:
     return (scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME)
 
 
-# The open table sockets of this process, by table: an update is rendered for all of a table's
-# sockets here in one go (one worker-thread hop, one read), by whichever of them gets it first.
-_sockets: dict[int, set[TableConsumer]] = {}
+class _UpdateHub:
+    """This process's listener for table updates (one per event loop).
+
+    An update reaches a process once, on the hub's channel in the table's updates group, rather than
+    once per socket (four or more channel-layer messages per action, each received and dispatched
+    on its own). The hub renders the announced version for all of the table's sockets here in one
+    worker-thread hop from one read (`rendering.render_for_viewers`) and pushes each its own frame.
+    """
+
+    def __init__(self, layer) -> None:
+        self.layer = layer
+        self.channel: str | None = None
+        self.sockets: dict[int, set[TableConsumer]] = {}
+        self._starting = asyncio.Lock()
+        self._tasks: set[asyncio.Task] = set()
+
+    async def join(self, socket: TableConsumer) -> None:
+        async with self._starting:
+            if self.channel is None:
+                # The default prefix: channels_redis reads all of a process's channels from one list.
+                self.channel = await self.layer.new_channel()
+                self._spawn(self._listen(), "table-updates")
+        self.sockets.setdefault(socket.table_id, set()).add(socket)
+        # Also for a table already listened to: it renews the membership's expiry.
+        await self.layer.group_add(table_updates_group(socket.table_id), self.channel)
+
+    async def leave(self, socket: TableConsumer) -> None:
+        mine = self.sockets.get(socket.table_id)
+        if mine is None or socket not in mine:
+            return
+        mine.discard(socket)
+        if not mine:
+            del self.sockets[socket.table_id]
+            group = table_updates_group(socket.table_id)
+            await self.layer.group_discard(group, self.channel)
+            if socket.table_id in self.sockets:  # a socket of the table joined meanwhile
+                await self.layer.group_add(group, self.channel)
+
+    def _spawn(self, coroutine, name: str) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self.layer.receive(self.channel)
+            except Exception:  # the channel layer went away for a moment: sockets catch up later
+                log.exception("table updates: receiving failed")
+                await asyncio.sleep(1)
+                continue
+            if message.get("type") == "table.update":
+                table_id, version = message.get("table_id"), message.get("version", 0)
+                self._spawn(self.push(table_id, version), f"table-update-{table_id}")
+
+    async def push(self, table_id: int, announced: int) -> None:
+        """Push version `announced` to the table's sockets here that have not got it (or a newer one)
+        and are not about to."""
+        table_sockets = self.sockets.get(table_id)
+        if not table_sockets:
+            return
+        sockets = [s for s in table_sockets if s.version < announced and s.pushing < announced]
+        if not sockets:
+            return
+        for socket in sockets:
+            socket.pushing = announced
+        try:
+            # A read-only render may run on any worker thread: thread-sensitive calls all share one
+            # thread per process, which made every render wait in a single queue (bench/ws_load.py).
+            frames = await database_sync_to_async(rendering.render_for_viewers, thread_sensitive=False)(
+                table_id, [(s.user, s.csrf_token) for s in sockets], announced, sockets[0].table_created
+            )
+        except Exception:  # as if each socket's render had failed: they reconnect and get a snapshot
+            log.exception("table %s: rendering version %s failed", table_id, announced)
+            for socket in sockets:
+                if socket in table_sockets:
+                    await socket.close(code=1011)
+            return
+        for socket, (version, html) in zip(sockets, frames, strict=True):
+            if version > socket.version and socket in self.sockets.get(table_id, ()):
+                socket.version = version
+                await socket.send(text_data=html)
+
+
+_hubs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def update_hub(layer) -> _UpdateHub:
+    """The running event loop's hub (a test run has one loop per test)."""
+    loop = asyncio.get_running_loop()
+    hub = _hubs.get(loop)
+    if hub is None or hub.layer is not layer:
+        hub = _hubs[loop] = _UpdateHub(layer)
+    return hub
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -66,18 +159,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        _sockets.setdefault(self.table_id, set()).add(self)
+        # Listening before the snapshot below: an update committed after it is pushed, one
+        # committed before it is in the snapshot.
+        self.hub = update_hub(self.channel_layer)
+        await self.hub.join(self)
         clock.ensure_started()
         await database_sync_to_async(seat_connected)(table_id=self.table_id, user=self.user)
         await self.send_snapshot()
 
     async def disconnect(self, code) -> None:
         if hasattr(self, "group"):
-            mine = _sockets.get(self.table_id)
-            if mine is not None:
-                mine.discard(self)
-                if not mine:
-                    del _sockets[self.table_id]
+            if hasattr(self, "hub"):
+                await self.hub.leave(self)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await database_sync_to_async(seat_disconnected)(table_id=self.table_id, user=self.user)
             if self.user is not None and self.user.is_authenticated:
@@ -140,47 +233,13 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def dispatch(self, message) -> None:
         """Channels closes stale database connections before every handler, through a hop to the one
-        thread-sensitive worker thread: five such hops per action at a table (the action's message
-        and the update's copies, most of which find their socket already up to date). These two
-        handlers touch the database only inside `database_sync_to_async`, which closes stale
-        connections itself, so they skip that hop; everything else is dispatched as usual."""
-        kind = message.get("type")
-        if kind == "table.update":
-            await self.table_update(message)
-        elif kind == "websocket.receive":
+        thread-sensitive worker thread. An action's message touches the database only inside
+        `database_sync_to_async`, which closes stale connections itself, so it skips that hop;
+        everything else is dispatched as usual."""
+        if message.get("type") == "websocket.receive":
             await self.websocket_receive(message)
         else:
             await super().dispatch(message)
-
-    async def table_update(self, event) -> None:
-        """Push the announced version to every socket of the table in this process that does not
-        have it yet and is not about to get it; the others' own copies of this message then find
-        their socket up to date and do nothing."""
-        announced = event.get("version", 0)
-        if announced <= self.version or announced <= self.pushing:
-            return
-        table_sockets = _sockets.get(self.table_id, set())
-        sockets = [s for s in table_sockets if s.version < announced and s.pushing < announced]
-        if self not in sockets:
-            sockets.append(self)
-        for socket in sockets:
-            socket.pushing = announced
-        try:
-            # A read-only render may run on any worker thread: thread-sensitive calls all share one
-            # thread per process, which made every render wait in a single queue (bench/ws_load.py).
-            frames = await database_sync_to_async(rendering.render_for_viewers, thread_sensitive=False)(
-                self.table_id, [(s.user, s.csrf_token) for s in sockets], announced, self.table_created
-            )
-        except Exception:
-            # As if each socket's own render had failed: the others reconnect and get a snapshot.
-            for socket in sockets:
-                if socket is not self and socket in table_sockets:
-                    await socket.close(code=1011)
-            raise
-        for socket, (version, html) in zip(sockets, frames, strict=True):
-            if version > socket.version and (socket is self or socket in table_sockets):
-                socket.version = version
-                await socket.send(text_data=html)
 
     async def send_snapshot(self, force: bool = False) -> None:
         [(version, html)] = await database_sync_to_async(

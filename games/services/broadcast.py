@@ -1,8 +1,8 @@
 """Telling the sockets that something changed — only after the transaction commits.
 
-Messages carry no game content, only which table changed and its new version: every consumer then
-renders its own viewer's fragments from the database (DESIGN.md §3), so nothing hidden can ride along
-and a lost message costs nothing but a later snapshot.
+Messages carry no game content, only which table changed and its new version: each process with
+sockets at the table then renders every socket's own viewer's fragments (DESIGN.md §3), so nothing
+hidden can ride along and a lost message costs nothing but a later snapshot.
 """
 
 from __future__ import annotations
@@ -17,7 +17,13 @@ LOBBY_GROUP = "lobby"
 
 
 def table_group(table_id: int) -> str:
+    """The table's sockets (for messages between them, e.g. a presence check)."""
     return f"table-{table_id}"
+
+
+def table_updates_group(table_id: int) -> str:
+    """The processes with sockets at the table: one member per process (games/consumers.py's hub)."""
+    return f"table-{table_id}-updates"
 
 
 def _send(group: str, message: dict) -> None:
@@ -47,7 +53,9 @@ def on_commit_table_changed(
             from games import rendering
 
             rendering.seed_version(table_id, version, state, hand_number)
-        _send(table_group(table_id), {"type": "table.update", "table_id": table_id, "version": version})
+        _send(
+            table_updates_group(table_id), {"type": "table.update", "table_id": table_id, "version": version}
+        )
         if lobby:
             _send(LOBBY_GROUP, {"type": "lobby.update"})
 

@@ -303,10 +303,13 @@ async def test_a_claim_after_its_window_closed_is_refused():
 
 
 async def test_an_update_is_rendered_once_for_all_the_tables_sockets(monkeypatch):
-    """The sockets of one table in a process get each version from one render call for all of them."""
+    """An update reaches the process once and is rendered for all of the table's sockets here in
+    one call; the process stops listening to the table when its last socket closes."""
     import channels.consumer
+    from channels.layers import get_channel_layer
 
-    from games import rendering
+    from games import consumers, rendering
+    from games.services.broadcast import table_updates_group
 
     table_id, (alice, bob) = await setup_table(humans=2)
     a = Reader(await connect(f"/ws/table/{table_id}/", alice))
@@ -333,7 +336,7 @@ async def test_an_update_is_rendered_once_for_all_the_tables_sockets(monkeypatch
         await send(a, {"action": str(state.legal_actions(0)[0]), "version": str(version)})
         for reader in (a, b, watcher):
             await reader.until(version + 1)
-        assert hops == []  # neither the action's message nor the update's three copies hop for it
+        assert hops == []  # the action's message skips Channels' hop; the update reaches the hub
         assert calls[0] == (version + 1, 3)
         assert [c for c in calls if c[0] == version + 1] == [(version + 1, 3)]
         frames = [r.frames[-1] for r in (a, b, watcher)]
@@ -343,3 +346,6 @@ async def test_an_update_is_rendered_once_for_all_the_tables_sockets(monkeypatch
     finally:
         for reader in (a, b, watcher):
             await reader.communicator.disconnect()
+    hub = consumers.update_hub(get_channel_layer())
+    assert table_id not in hub.sockets
+    assert hub.channel not in get_channel_layer().groups.get(table_updates_group(table_id), {})
