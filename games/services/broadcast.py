@@ -7,11 +7,17 @@ hidden can ride along and a lost message costs nothing but a later snapshot.
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
+import asyncio
+import logging
+import os
+
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from games.engine.state import GameState
+
+log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 
@@ -26,10 +32,49 @@ def table_updates_group(table_id: int) -> str:
     return f"table-{table_id}-updates"
 
 
+_pending: set[asyncio.Task] = set()
+
+
 def _send(group: str, message: dict) -> None:
+    """Hand the message to the channel layer. From a worker thread of a running server the send is
+    queued on the server's event loop and the thread goes on: waiting for the Redis round trip held
+    the thread (one of a few) after every action. Messages may then leave in another order; they
+    carry versions, and a socket never goes back to an older one. Elsewhere (no event loop to hand
+    it to: a command, a test without one) it is sent and waited for."""
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    loop = _server_loop()
+    if loop is None:
         async_to_sync(layer.group_send)(group, message)
+    else:
+        loop.call_soon_threadsafe(_start_send, layer, group, message)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop that called this worker thread through sync_to_async, if it still runs."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return loop
+    return None  # called on an event loop itself: async_to_sync refuses that anyway
+
+
+def _start_send(layer, group: str, message: dict) -> None:
+    task = asyncio.ensure_future(layer.group_send(group, message))
+    _pending.add(task)
+    task.add_done_callback(_sent)
+
+
+def _sent(task: asyncio.Task) -> None:
+    _pending.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.error("group send failed", exc_info=task.exception())
 
 
 def on_commit_table_changed(

@@ -349,3 +349,22 @@ async def test_an_update_is_rendered_once_for_all_the_tables_sockets(monkeypatch
     hub = consumers.update_hub(get_channel_layer())
     assert table_id not in hub.sockets
     assert hub.channel not in get_channel_layer().groups.get(table_updates_group(table_id), {})
+
+
+async def test_a_worker_threads_broadcast_is_queued_on_the_event_loop_not_waited_for(monkeypatch):
+    from channels.layers import get_channel_layer
+
+    from games.services import broadcast
+
+    def no_waiting(*args, **kwargs):
+        raise AssertionError("the worker thread waited for the channel layer")
+
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("broadcast-test", channel)
+    monkeypatch.setattr(broadcast, "async_to_sync", no_waiting)
+    try:
+        await database_sync_to_async(broadcast._send)("broadcast-test", {"type": "t.x", "n": 1})
+        assert await layer.receive(channel) == {"type": "t.x", "n": 1}
+    finally:
+        await layer.group_discard("broadcast-test", channel)
