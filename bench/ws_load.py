@@ -5,9 +5,12 @@
 
 It creates a fresh PostgreSQL database and a Redis prefix, starts `--processes` daphne processes
 (production-like: DJANGO_DEBUG=0, each running the game clock), seats four people at each table and
-connects their websockets, spread round-robin over the processes the way a proxy would. Then every
-table plays one action every `--pace` seconds (the seat that is asked acts: discard the drawn tile,
-pass a claim, win when it can, deal the next hand when one ends), each table at its own phase.
+connects their websockets, routed to the processes the way the sample nginx config does (`--route
+table`, the default: all of a table's sockets on one process, chosen by table id, like nginx's
+`hash $table_id consistent`) or spread round-robin socket by socket (`--route socket`: every process
+renders every table's updates, the worst case for scaling). Then every table plays one action every
+`--pace` seconds (the seat that is asked acts: discard the drawn tile, pass a claim, win when it can,
+deal the next hand when one ends), each table at its own phase.
 
 Printed: actions per second, the latency from sending an action to the LAST of the table's four
 clients receiving the update that carries it (p50/p95/p99/max), errors (refusals, lost sockets,
@@ -207,7 +210,10 @@ async def run_load(cluster: Cluster, seeded: dict, args: argparse.Namespace) -> 
     for info in seeded["tables"]:
         table = Table(info["table_id"], stats, args.pace, args.patience)
         for seat, session in enumerate(info["sessions"]):
-            server = servers[index % len(servers)]
+            if args.route == "table":
+                server = servers[info["table_id"] % len(servers)]
+            else:
+                server = servers[index % len(servers)]
             index += 1
             url = f"{server.ws_url}/ws/table/{info['table_id']}/"
             table.players.append(Player(table, seat, url, server.http_url, session))
@@ -275,7 +281,8 @@ def report(args: argparse.Namespace, result: dict) -> None:
     stats: Stats = result["stats"]
     ms = [x * 1000 for x in stats.latencies]
     print(
-        f"\nws_load: {args.tables} tables x 4 clients, {args.processes} daphne process(es), "
+        f"\nws_load: {args.tables} tables x 4 clients, {args.processes} daphne process(es) "
+        f"(sockets routed by {args.route}), "
         f"one action per table every {args.pace:g}s, {result['elapsed']:.0f}s measured"
     )
     print(
@@ -296,6 +303,10 @@ def report(args: argparse.Namespace, result: dict) -> None:
             f"  {name:<16} peak RSS {peak / 1024:.0f} MiB, CPU {result['cpu'][name] * 100:.0f}% of one core"
         )
     print(f"  load generator   CPU {result['own_cpu'] * 100:.0f}% of one core")
+    actions_per_s = stats.actions / result["elapsed"]
+    if actions_per_s:
+        server_ms = sum(result["cpu"].values()) * 1000 / actions_per_s
+        print(f"  server CPU       {server_ms:.1f} ms per action (all daphne processes together)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -306,6 +317,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=1, help="daphne processes to start")
     parser.add_argument(
         "--patience", type=float, default=10.0, help="seconds before an update counts as lost"
+    )
+    parser.add_argument(
+        "--route",
+        choices=("table", "socket"),
+        default="table",
+        help="sockets to processes: by table id (as deploy/nginx.conf does) or round-robin per socket",
     )
     parser.add_argument("--seed", type=int, default=1, help="random phase of the tables")
     parser.add_argument(
