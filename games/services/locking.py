@@ -8,6 +8,7 @@ when it writes several seats with one UPDATE), never through a separately fetche
 
 from __future__ import annotations
 
+from games import compiled
 from games.models import Hand, Seat, Table
 
 from .errors import ServiceError
@@ -21,17 +22,32 @@ def require_user(user) -> None:
 def lock_table(table_id: int, *, skip_locked: bool = False, **conditions) -> Table | None:
     """The Table row with its room, current hand and seats, locked until the end of the transaction
     (a no-op lock on SQLite); None when no row matches `conditions` (or, with `skip_locked`, when
-    another transaction holds it)."""
-    rows = (
+    another transaction holds it).
+
+    Both reads run every action: their SQL is compiled once per thread (games.compiled)."""
+    names = tuple(sorted(conditions))
+    found = compiled.select(
+        ("lock_table", skip_locked, names),
+        lambda pk, *values: _locked_rows(pk, skip_locked, dict(zip(names, values, strict=True))),
+        [table_id, *(conditions[name] for name in names)],
+    )
+    table = found[0] if found else None
+    if table is not None:
+        _load_seats(table)
+    return table
+
+
+def _locked_rows(table_id: int, skip_locked: bool, conditions: dict):
+    return (
         Table.objects.select_for_update(skip_locked=skip_locked, of=("self",))
         .select_related("room", "hand")
         .filter(pk=table_id, **conditions)
         .order_by()[:1]
     )
-    table = next(iter(rows), None)
-    if table is not None:
-        _load_seats(table)
-    return table
+
+
+def _seat_rows(table_id: int):
+    return Seat.objects.filter(table_id=table_id).order_by("index")
 
 
 def _load_seats(table: Table) -> None:
@@ -40,9 +56,12 @@ def _load_seats(table: Table) -> None:
     What `prefetch_related("seats")` does, in a plain query: Django's prefetch machinery cost about
     as much CPU again as the query itself, and this runs for every action.
     """
-    seats = Seat.objects.filter(table_id=table.pk).order_by("index")
-    for seat in seats:
+    rows = compiled.select(("table_seats",), _seat_rows, [table.pk])
+    for seat in rows:
         seat.table = table
+    seats = _seat_rows(table.pk)  # a queryset holding the rows, as a prefetch leaves it
+    seats._result_cache = rows
+    seats._prefetch_done = True
     table._prefetched_objects_cache = {Seat.table.field.remote_field.cache_name: seats}
 
 

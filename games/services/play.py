@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from games import compiled
 from games.engine.actions import Action as EngineAction
 from games.engine.actions import RuleError
 from games.engine.bots import get_bot
@@ -112,19 +113,34 @@ def _reschedule(table: Table, state: GameState) -> None:
 # --- applying ------------------------------------------------------------------------------------
 
 
+# What `Action.objects.create` writes (`created` is its auto_now_add), by one compiled INSERT.
+_ACTION_FIELDS = ("hand", "seq", "seat", "action", "version", "by_clock", "created")
+
+# What a saved hand state changes on the table, by one compiled UPDATE (`table.save(update_fields=...)`).
+_STATE_FIELDS = (
+    "state",
+    "hand",
+    "version",
+    "deadline",
+    "turn_deadline",
+    "changed",
+    "scores",
+    "dealer",
+    "huangfan",
+    "status",
+)
+
+
 def _apply(table: Table, hand: Hand, state: GameState, action: EngineAction, *, by_clock: bool) -> None:
     try:
         state.apply(action)
     except RuleError as exc:
         raise ServiceError(exc.code) from exc
     table.version += 1
-    Action.objects.create(
-        hand=hand,
-        seq=len(state.actions),
-        seat=action.seat,
-        action=str(action),
-        version=table.version,
-        by_clock=by_clock,
+    compiled.insert(
+        Action,
+        _ACTION_FIELDS,
+        (hand.pk, len(state.actions), action.seat, str(action), table.version, by_clock, timezone.now()),
     )
 
 
@@ -148,20 +164,7 @@ def _save_hand_state(table: Table, state: GameState) -> None:
     over to the broadcast: nothing may change `state` after this."""
     table.state = state.to_json()
     statecache.remember(table, state)
-    table.save(
-        update_fields=[
-            "state",
-            "hand",
-            "version",
-            "deadline",
-            "turn_deadline",
-            "changed",
-            "scores",
-            "dealer",
-            "huangfan",
-            "status",
-        ]
-    )
+    compiled.save_fields(table, _STATE_FIELDS)
     on_commit_table_changed(
         table.pk,
         table.version,
