@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from games import names
+from games import fragments, names
 from games.engine.bots import levels as bot_levels
 from games.engine.state import GameState
 from games.engine.tiles import format_tiles, parse_tiles
@@ -362,8 +362,7 @@ def _seat_block(seat: SeatView, has_state: bool) -> str:
     key = (has_state, *[_freeze(getattr(seat, name)) for name in _BLOCK_INPUTS])
     html = _seat_blocks.get(key)
     if html is None:
-        context = {"s": _with_position(seat, _POSITION_MARK), "state": has_state}
-        html = render_to_string("games/table.html#seatblock", context)
+        html = fragments.seat_block(_with_position(seat, _POSITION_MARK), has_state)
         with _lock:
             if len(_seat_blocks) >= _MAX_SEAT_BLOCKS:
                 _seat_blocks.clear()
@@ -544,11 +543,24 @@ def render_for_viewers(table_id: int, viewers: list[tuple], version: int | None 
     for user, csrf_token in viewers:
         ctx = table_context(table, user, seats)
         ctx.update(oob=True, user=user, csrf_token=csrf_token)
-        html = "".join(
-            render_to_string(f"games/table.html#{part}", ctx) for part in ("board", "controls", "settlement")
-        )
-        frames.append((table.version, html))
+        frames.append((table.version, "".join([_render_part(part, ctx) for part in _PARTS])))
     return frames
+
+
+_PARTS = (
+    ("board", fragments.can_build_board, fragments.board),
+    ("controls", fragments.can_build_controls, fragments.controls),
+    ("settlement", fragments.can_build_settlement, fragments.settlement),
+)
+
+
+def _render_part(part: tuple, ctx: dict) -> str:
+    """One live region: built as a string where games/fragments.py covers the case, else from the
+    template (the same HTML either way)."""
+    name, covered, build = part
+    if covered(ctx):
+        return build(ctx)
+    return render_to_string(f"games/table.html#{name}", ctx)
 
 
 def render_error(error: ServiceError) -> str:

@@ -1,0 +1,96 @@
+"""CPU time of rendering one table version for its four seated viewers, in process, on SQLite.
+
+Four people play whole hands through the services (each answering with the engine's timeout
+action); after every action the acting process renders the new version for the four of them the way
+the socket hub does (`rendering.render_for_viewers` with the announced version). Prints the CPU time
+(process time) per version rendered for four viewers: mean, p50, p95.
+
+    .venv/bin/python bench/render_bench.py --actions 600 [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--actions", type=int, default=600, help="versions to render (default 600)")
+    parser.add_argument("--profile", action="store_true", help="print a cProfile of the renders")
+    args = parser.parse_args(argv)
+
+    os.environ.pop("DATABASE_URL", None)
+    os.environ["DJANGO_TEST_DB"] = str(Path(tempfile.mkdtemp()) / "render-bench.sqlite3")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shmj_site.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+
+    settings.GAME_CLOCK_ENABLED = False
+    connection.creation.create_test_db(verbosity=0)
+    try:
+        return run(args)
+    finally:
+        connection.creation.destroy_test_db(settings.DATABASES["default"]["NAME"], verbosity=0)
+
+
+def run(args: argparse.Namespace) -> int:
+    import cProfile
+    import pstats
+    from decimal import Decimal
+
+    from django.contrib.auth import get_user_model
+
+    from games import rendering, services
+    from games.models import Room, Table
+    from tests.games.helpers import start_match, state_of
+
+    users = [get_user_model().objects.create_user(username=f"p{i}", password="pw-123456") for i in range(4)]
+    room = Room.objects.create(name="Bench room", bot_delay=Decimal("0"), bot_level="easy")
+    table = services.table_create(room_id=room.pk, user=users[0])
+    for user in users[1:]:
+        services.table_sit(table_id=table.pk, user=user)
+    start_match(table.pk)
+    viewers = [(user, "NOTPROVIDED") for user in users]
+    profiler = cProfile.Profile() if args.profile else None
+    times: list[float] = []
+    while len(times) < args.actions:
+        state = state_of(table)
+        if state.phase == "ended":
+            services.table_next_hand(table_id=table.pk, user=users[0])
+        else:
+            seat = next(s for s in state.pending_seats() if state.legal_actions(s))
+            move = str(state.timeout_action(seat))
+            services.table_act(table_id=table.pk, user=users[seat], action=move, version=table.version)
+        table = Table.objects.get(pk=table.pk)
+        start = time.process_time()
+        if profiler:
+            profiler.enable()
+        frames = rendering.render_for_viewers(table.pk, viewers, table.version, table.created)
+        if profiler:
+            profiler.disable()
+        times.append(time.process_time() - start)
+        assert all(version == table.version for version, _ in frames)
+    times_ms = sorted(t * 1000 for t in times)
+    print(
+        f"{len(times)} versions x 4 viewers: CPU ms per version mean {statistics.mean(times_ms):.3f} "
+        f"p50 {times_ms[len(times_ms) // 2]:.3f} p95 {times_ms[int(len(times_ms) * 0.95)]:.3f}"
+    )
+    if profiler:
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
