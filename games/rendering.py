@@ -144,8 +144,13 @@ def _stand_url(table_id: int) -> str:
     return reverse("games:table_stand", args=[table_id])
 
 
+@lru_cache(maxsize=256)
+def _tile_order(tile: str) -> int:
+    return parse_tiles(tile)[0]
+
+
 def _sorted(tiles: list[str]) -> list[str]:
-    return sorted(tiles, key=lambda t: parse_tiles(t)[0])
+    return sorted(tiles, key=_tile_order)
 
 
 def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
@@ -197,18 +202,8 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         return ctx
     view = shared.view(viewer)
     ended = view["phase"] == "ended"
-    for seat_view, data in zip(views, view["seats"], strict=True):
-        seat_view.wind = data["wind"]
-        seat_view.wind_zh = names.pair(names.WINDS, data["wind"])[0]
-        seat_view.is_dealer = data["seat"] == view["dealer"]
-        seat_view.is_current = view["phase"] == "turn" and data["seat"] == view["current_seat"]
-        seat_view.just_discarded = view["phase"] == "claims" and data["seat"] == view["current_seat"]
-        seat_view.flowers = list(data["flowers"])
-        seat_view.melds = [_meld(m) for m in data["melds"]]
-        seat_view.river = list(data["river"])
-        seat_view.concealed_count = data["concealed_count"]
-        if ended and "hand" in data:
-            seat_view.revealed = _sorted(data["hand"])
+    for seat_view, (public, _) in zip(views, shared.public_seats(view), strict=True):
+        vars(seat_view).update(public)
     discards, buttons = _choices(view.get("legal_actions", []))
     must_answer = viewer is not None and bool(view.get("legal_actions"))
     # The countdown is the waited-on person's timer: shown on a person's turn and to whoever must answer
@@ -234,7 +229,8 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
             "settlement": _settlement(view, views, table) if ended else None,
         }
     )
-    ctx["seat_html"] = {v.position: _seat_html(v, True, shared) for v in views}
+    public = shared.public_seats(view)
+    ctx["seat_html"] = {v.position: _seat_html(v, True, shared, public[v.index][1]) for v in views}
     return ctx
 
 
@@ -262,12 +258,54 @@ class _VersionData:
         self.hand_number = hand_number  # None: not known yet (read on first use)
         self._views: dict[int | None, dict] = {}
         self.seat_blocks: dict[tuple, str] = {}  # see `_seat_html`
+        self._public_seats: list[tuple[dict, tuple]] | None = None
 
     def view(self, seat: int | None) -> dict:
         found = self._views.get(seat)
         if found is None:
             found = self._views[seat] = self.state.view(seat)
         return found
+
+    def public_seats(self, view: dict) -> list[tuple[dict, tuple]]:
+        """Per seat, the `SeatView` fields that show the game, and their memo key: the same for every
+        viewer of the version, since `view()` gives all of them the same public `seats` (a test checks
+        it), so they are worked out from the first viewer's `view` once. Shared by the viewers' seat
+        views: nothing changes them after."""
+        found = self._public_seats
+        if found is None:
+            found = self._public_seats = [_public_seat(view, data) for data in view["seats"]]
+        return found
+
+
+_PUBLIC_FIELDS = (
+    "wind",
+    "wind_zh",
+    "is_dealer",
+    "is_current",
+    "just_discarded",
+    "flowers",
+    "melds",
+    "river",
+    "concealed_count",
+    "revealed",
+)
+
+
+def _public_seat(view: dict, data: dict) -> tuple[dict, tuple]:
+    phase = view["phase"]
+    public = {
+        "wind": data["wind"],
+        "wind_zh": names.pair(names.WINDS, data["wind"])[0],
+        "is_dealer": data["seat"] == view["dealer"],
+        "is_current": phase == "turn" and data["seat"] == view["current_seat"],
+        "just_discarded": phase == "claims" and data["seat"] == view["current_seat"],
+        "flowers": list(data["flowers"]),
+        "melds": [_meld(m) for m in data["melds"]],
+        "river": list(data["river"]),
+        "concealed_count": data["concealed_count"],
+        "revealed": _sorted(data["hand"]) if phase == "ended" and "hand" in data else None,
+    }
+    return public, _freeze([public[name] for name in _PUBLIC_FIELDS])
 
 
 _versions: dict[int, _VersionData] = {}
@@ -328,7 +366,9 @@ def _freeze(value):
     return value
 
 
-def _seat_html(seat: SeatView, has_state: bool, shared: _VersionData | None = None) -> str:
+def _seat_html(
+    seat: SeatView, has_state: bool, shared: _VersionData | None = None, public_key: tuple | None = None
+) -> str:
     """The seat block for this seat as the viewer sees it, rendered once per distinct content; the
     seat's position on screen is put in afterwards (it is the block's first class).
 
@@ -350,16 +390,21 @@ def _seat_html(seat: SeatView, has_state: bool, shared: _VersionData | None = No
     )
     html = shared.seat_blocks.get(key)
     if html is None:
-        html = shared.seat_blocks[key] = _seat_block(seat, has_state)
+        html = shared.seat_blocks[key] = _seat_block(seat, has_state, public_key)
     return mark_safe(html.replace(_POSITION_MARK, seat.position, 1))
 
 
 _BLOCK_INPUTS = tuple(f.name for f in fields(SeatView) if f.name != "position")
+_PRIVATE_INPUTS = tuple(name for name in _BLOCK_INPUTS if name not in _PUBLIC_FIELDS)
 
 
-def _seat_block(seat: SeatView, has_state: bool) -> str:
-    """The block with a mark for its position, memoised on all of its inputs across versions."""
-    key = (has_state, *[_freeze(getattr(seat, name)) for name in _BLOCK_INPUTS])
+def _seat_block(seat: SeatView, has_state: bool, public_key: tuple | None = None) -> str:
+    """The block with a mark for its position, memoised on all of its inputs across versions
+    (`public_key`: the frozen public fields, `_VersionData.public_seats`, when known)."""
+    if public_key is None:
+        key = (has_state, *[_freeze(getattr(seat, name)) for name in _BLOCK_INPUTS])
+    else:
+        key = (has_state, "public", public_key, *[_freeze(getattr(seat, name)) for name in _PRIVATE_INPUTS])
     html = _seat_blocks.get(key)
     if html is None:
         html = fragments.seat_block(_with_position(seat, _POSITION_MARK), has_state)
