@@ -472,7 +472,9 @@ def csrf_token_for(csrf_cookie: str | None) -> str:
 class _SeatsQuery:
     """The seats of one table with their table, room, users and profiles: one query whose SQL is
     compiled once per thread (compiling it was a third of a render's ORM time under load), then run
-    and turned into model instances the way Django's own iterator does."""
+    and turned into model instances the way Django's own iterator does. Every row carries the same
+    table and room: they are built from the first row only and shared by all seats (as
+    `_load_table` always did with the per-row copies)."""
 
     _local = threading.local()
 
@@ -488,7 +490,15 @@ class _SeatsQuery:
         fields = klass_info["select_fields"]
         self.own = slice(fields[0], fields[-1] + 1)
         self.init_list = [column[0].target.attname for column in select[self.own]]
-        self.populators = get_related_populators(klass_info, select, DEFAULT_DB_ALIAS)
+        populators = get_related_populators(klass_info, select, DEFAULT_DB_ALIAS)
+        self.table_populators = [p for p in populators if p.model_cls is Table]
+        self.other_populators = [p for p in populators if p.model_cls is not Table]
+        if len(self.table_populators) != 1:
+            raise RuntimeError("the seats query should select one table per row")
+        # What `results_iter` works out on every call: the same for every run of this SQL.
+        self.converters = self.compiler.get_converters(
+            [column[0] for column in select[: self.compiler.col_count]]
+        )
 
     @classmethod
     def run(cls, table_id: int) -> list[Seat]:
@@ -498,10 +508,18 @@ class _SeatsQuery:
         with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
             cursor.execute(query.sql, [table_id])
             rows = cursor.fetchall()
+        if query.converters:
+            rows = query.compiler.apply_converters(rows, query.converters)
         seats = []
-        for row in query.compiler.results_iter([rows]):
+        table = None
+        for row in rows:
             seat = Seat.from_db(DEFAULT_DB_ALIAS, query.init_list, row[query.own])
-            for populator in query.populators:
+            if table is None:
+                query.table_populators[0].populate(row, seat)
+                table = seat.table
+            else:
+                seat.table = table
+            for populator in query.other_populators:
                 populator.populate(row, seat)
             seats.append(seat)
         return seats
@@ -512,10 +530,7 @@ def _load_table(table_id: int) -> tuple[Table | None, list[Seat] | None]:
     seats = _SeatsQuery.run(table_id)
     if not seats:
         return Table.objects.select_related("room").filter(pk=table_id).first(), None
-    table = seats[0].table
-    for seat in seats:
-        seat.table = table
-    return table, seats
+    return seats[0].table, seats
 
 
 _loaded: dict[int, tuple[Table, list[Seat] | None]] = {}

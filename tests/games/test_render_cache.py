@@ -21,7 +21,7 @@ from django.utils import timezone
 from accounts.models import Profile
 from games import rendering, services
 from games.engine.state import GameState
-from games.models import Seat, Table
+from games.models import Room, Seat, Table
 from games.services import current_hand
 from games.services.broadcast import on_commit_table_changed
 
@@ -176,7 +176,8 @@ def test_the_prepared_seats_query_reads_what_the_orm_reads(mid_hand, alice):
         assert [model_to_dict(s) for s in seats] == [model_to_dict(s) for s in expected]
         assert all(s.table is table for s in seats)
         assert model_to_dict(table) == model_to_dict(Table.objects.get(pk=mid_hand.pk))
-        assert table.room.name == mid_hand.room.name
+        assert model_to_dict(table.room) == model_to_dict(Room.objects.get(pk=mid_hand.room_id))
+        assert model_to_dict(seats[0].user) == model_to_dict(alice)
         assert seats[0].user.profile.display_name == "爱丽丝"
         assert all(s.user is None for s in seats[1:])
     assert rendering._load_table(999999) == (None, None)
