@@ -8,6 +8,8 @@ when it writes several seats with one UPDATE), never through a separately fetche
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
+
 from games import compiled
 from games.models import Hand, Seat, Table
 
@@ -50,6 +52,18 @@ def _seat_rows(table_id: int):
     return Seat.objects.filter(table_id=table_id).order_by("index")
 
 
+_seats_ordered = Seat.objects.order_by("index").query
+
+
+def _seats_queryset(table_id: int) -> QuerySet:
+    """`Seat.objects.filter(table_id=table_id).order_by("index")`, its filter added only if the
+    queryset is ever used for another query (as a related manager defers it): building the filter
+    cost more than the seats read itself."""
+    seats = QuerySet(Seat, query=_seats_ordered.chain())
+    seats._deferred_filter = (False, (), {"table_id": table_id})
+    return seats
+
+
 def _load_seats(table: Table) -> None:
     """Read the table's seats in index order and make them its `seats.all()`.
 
@@ -59,7 +73,7 @@ def _load_seats(table: Table) -> None:
     rows = compiled.select(("table_seats",), _seat_rows, [table.pk])
     for seat in rows:
         seat.table = table
-    seats = _seat_rows(table.pk)  # a queryset holding the rows, as a prefetch leaves it
+    seats = _seats_queryset(table.pk)
     seats._result_cache = rows
     seats._prefetch_done = True
     table._prefetched_objects_cache = {Seat.table.field.remote_field.cache_name: seats}

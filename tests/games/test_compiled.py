@@ -93,7 +93,8 @@ def test_the_seats_read_finds_what_the_orm_finds(bot_table, room, alice):
         same_objects(found, list(Seat.objects.filter(table_id=table_id).order_by("index")))
 
 
-def test_lock_table_gives_the_seats_as_a_queryset(bot_table):
+def test_lock_table_gives_the_seats_as_a_queryset(bot_table, room, alice):
+    services.table_create(room_id=room.pk, user=alice)  # four more seats, of another table
     table = lock_table(bot_table.pk)
     seats = table.seats.all()
     same_objects(list(seats), list(Seat.objects.filter(table=bot_table).order_by("index")))
@@ -102,6 +103,9 @@ def test_lock_table_gives_the_seats_as_a_queryset(bot_table):
         assert [seat.index for seat in table.seats.all()] == [0, 1, 2, 3]
     assert ctx.captured_queries == []
     assert table.seats.filter(index=2).get().pk == seats[2].pk  # still a queryset of this table
+    assert table.seats.select_related("user").count() == 4
+    assert table.seats.update(ready=True) == 4
+    assert Seat.objects.filter(ready=True).count() == 4
 
 
 def test_parameters_that_cannot_be_told_apart_run_the_orm_query(bot_table):
