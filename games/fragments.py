@@ -13,6 +13,7 @@ players and a spectator both ways and compares every frame.
 from __future__ import annotations
 
 import html
+from datetime import datetime
 
 from django.utils.dateformat import format as date_format
 from django.utils.html import conditional_escape
@@ -37,7 +38,10 @@ def _text(value) -> str:
 
 
 def _timestamp(value) -> str:
-    """`{{ value|date:'U' }}`."""
+    """`{{ value|date:'U' }}`: for a datetime, Django's "U" is `int(value.timestamp())` of the value as
+    given (the filter's conversion to local time does not move the instant)."""
+    if isinstance(value, datetime):
+        return str(int(value.timestamp()))
     return date_format(value, "U")
 
 
