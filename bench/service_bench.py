@@ -75,7 +75,7 @@ def run(args, User) -> None:
             services.table_start(table_id=table.pk, user=user)
         tables.append(table.pk)
         del t
-    profiler = cProfile.Profile() if args.profile else None
+    profiler = cProfile.Profile(time.process_time) if args.profile else None
     act_cpu = deal_cpu = 0.0
     acts = deals = 0
     for i in range(args.actions):

@@ -65,10 +65,14 @@ class CompiledSelect:
         self.populators = get_related_populators(klass_info, select, DEFAULT_DB_ALIAS)
         self.converters = self.compiler.get_converters([s[0] for s in select[0 : self.compiler.col_count]])
 
-    def run(self, params: Sequence[Any]) -> list[Model]:
+    def params_for(self, values: Sequence[Any]) -> list:
+        """The parameters to send with `sql` for the values `build` takes, in its order."""
         connection = connections[DEFAULT_DB_ALIAS]
-        with connection.cursor() as cursor:
-            cursor.execute(self.sql, [_prepare(params[i], connection) for i in self.order])
+        return [_prepare(values[i], connection) for i in self.order]
+
+    def run(self, params: Sequence[Any]) -> list[Model]:
+        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+            cursor.execute(self.sql, self.params_for(params))
             rows = cursor.fetchall()
         if self.converters:
             rows = self.compiler.apply_converters(rows, self.converters)
@@ -112,6 +116,17 @@ def select(key: tuple, build: Callable[..., QuerySet], params: Sequence[Any]) ->
     except _Ambiguous:
         return list(build(*params))
     return query.run(params)
+
+
+def prepared(key: tuple, build: Callable[..., QuerySet], samples: Sequence[Any]) -> CompiledSelect:
+    """This thread's compiled query for `key` (built from `build(*samples)` on first use), for a
+    caller that turns the rows into objects its own way: `sql`, `params_for(values)`, `compiler`,
+    `converters`, `init_list`, `own`, `populators`. Raises `ValueError` when the samples of a
+    first use cannot be told apart."""
+    try:
+        return _built(key, lambda: CompiledSelect(build, samples))
+    except _Ambiguous as exc:
+        raise ValueError("parameters that cannot be told apart: use distinct sample values") from exc
 
 
 def _plain_fields(model: type[Model], names: Sequence[str]) -> list:

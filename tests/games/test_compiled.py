@@ -231,3 +231,25 @@ def test_fields_that_are_no_columns_are_refused():
         compiled.CompiledUpdate(Table, ("seats",))
     with pytest.raises(RuntimeError):
         compiled.CompiledInsert(Table, ("matches",))
+
+
+def test_a_prepared_query_can_be_run_by_its_caller(bot_table):
+    def build(table_id):
+        return Seat.objects.select_related("table__room", "user").filter(table_id=table_id).order_by("index")
+
+    query = compiled.prepared(("test_prepared",), build, [0])
+    assert compiled.prepared(("test_prepared",), build, [0]) is query
+    with connection.cursor() as cursor:
+        cursor.execute(query.sql, query.params_for([bot_table.pk]))
+        rows = query.compiler.apply_converters(cursor.fetchall(), query.converters)
+    seats = []
+    for row in rows:
+        seat = Seat.from_db("default", query.init_list, row[query.own])
+        for populator in query.populators:
+            populator.populate(row, seat)
+        seats.append(seat)
+    expected = list(build(bot_table.pk))
+    same_objects(seats, expected)
+    same_objects([seat.table.room for seat in seats], [seat.table.room for seat in expected])
+    with pytest.raises(ValueError):
+        compiled.prepared(("test_prepared_ambiguous",), lambda a, b: build(a).filter(index=b), [1, 1])
