@@ -88,7 +88,10 @@ def run(args: argparse.Namespace) -> int:
         f"p50 {times_ms[len(times_ms) // 2]:.3f} p95 {times_ms[int(len(times_ms) * 0.95)]:.3f}"
     )
     if profiler:
-        pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(40)
+        stats = pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "cumulative"))
+        stats.print_stats(40)
+        if os.environ.get("CALLEES"):
+            stats.print_callees(os.environ["CALLEES"])
     return 0
 
 
