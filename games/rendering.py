@@ -495,10 +495,14 @@ class _SeatsQuery:
         self.other_populators = [p for p in populators if p.model_cls is not Table]
         if len(self.table_populators) != 1:
             raise RuntimeError("the seats query should select one table per row")
-        # What `results_iter` works out on every call: the same for every run of this SQL.
+        # What `results_iter` works out on every call: the same for every run of this SQL. Rows after
+        # the first skip the table's and room's columns (the game state's JSON among them): unused.
         self.converters = self.compiler.get_converters(
             [column[0] for column in select[: self.compiler.col_count]]
         )
+        table_info = next(info for info in klass_info["related_klass_infos"] if info["model"] is Table)
+        table_columns = set(_selected_columns(table_info))
+        self.seat_converters = {i: c for i, c in self.converters.items() if i not in table_columns}
 
     @classmethod
     def run(cls, table_id: int) -> list[Seat]:
@@ -508,8 +512,9 @@ class _SeatsQuery:
         with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
             cursor.execute(query.sql, [table_id])
             rows = cursor.fetchall()
-        if query.converters:
-            rows = query.compiler.apply_converters(rows, query.converters)
+        if rows:
+            convert = query.compiler.apply_converters
+            rows = [*convert(rows[:1], query.converters), *convert(rows[1:], query.seat_converters)]
         seats = []
         table = None
         for row in rows:
@@ -523,6 +528,13 @@ class _SeatsQuery:
                 populator.populate(row, seat)
             seats.append(seat)
         return seats
+
+
+def _selected_columns(klass_info: dict):
+    """The select positions of a `klass_info`'s model and of the models selected through it."""
+    yield from klass_info["select_fields"]
+    for related in klass_info.get("related_klass_infos", ()):
+        yield from _selected_columns(related)
 
 
 def _load_table(table_id: int) -> tuple[Table | None, list[Seat] | None]:
