@@ -16,7 +16,9 @@ import html
 from datetime import datetime
 
 from django.utils.dateformat import format as date_format
+from django.utils.formats import localize
 from django.utils.html import conditional_escape
+from django.utils.timezone import template_localtime
 
 from games.templatetags.mahjong import hand_tiles, tile, tile_back
 
@@ -32,9 +34,9 @@ def _text(value) -> str:
         return html.escape(value)
     if isinstance(value, str):
         return conditional_escape(value)
-    if value is None or isinstance(value, bool):
-        return str(value)
-    raise TypeError(f"no plain rendering for {kind.__name__}")
+    # Anything else as django.template.base.render_value_in_context renders it with l10n off.
+    value = localize(template_localtime(value), use_l10n=False)
+    return conditional_escape(value if isinstance(value, str) else str(value))
 
 
 def _timestamp(value) -> str:

@@ -9,10 +9,14 @@ tile, the end of the hand, and the next hand.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 
 from accounts.models import Profile
 from games import fragments, rendering, services
@@ -93,3 +97,22 @@ def test_string_fragments_match_the_template_over_whole_hands(four):
     assert hands == 2
     assert {"board", "controls", "settlement", "countdown", "discard-drawn", "choice-"} <= seen
     assert {"cancel-autoplay", "&lt;b&gt;Ben", "block-revealed"} <= seen
+
+
+@pytest.mark.parametrize(
+    "value",
+    [None, True, False, 0, -7, 2.5, Decimal("1.50"), "<a href='x'>&\"", mark_safe("<b>ok</b>"), "空座 empty"],
+)
+def test_a_value_is_written_as_the_template_writes_it(value):
+    expected = Template("{% load l10n %}{% localize off %}{{ v }}{% endlocalize %}").render(
+        Context({"v": value})
+    )
+    assert fragments._text(value) == expected
+
+
+def test_a_datetime_is_written_as_the_template_writes_it():
+    moment = timezone.now()
+    expected = Template("{% load l10n %}{% localize off %}{{ v }}|{{ v|date:'U' }}{% endlocalize %}").render(
+        Context({"v": moment})
+    )
+    assert f"{fragments._text(moment)}|{fragments._timestamp(moment)}" == expected
