@@ -14,7 +14,7 @@ from games.services import ServiceError
 from ledger.models import Account, Journal, Penalty
 from ledger.services import balance_of, journal_total
 
-from .helpers import play_until_ended, state_of
+from .helpers import advance_to_seat_zero, play_until_ended, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -31,18 +31,6 @@ def slow_timers(room):
 
 def alice_seat(table) -> Seat:
     return table.seats.get(index=0)
-
-
-def advance_to_alice(table, now=None):
-    """Bots play (think delay 0) until seat 0 must answer."""
-    for _ in range(500):
-        state = state_of(table)
-        if 0 in state.pending_seats() and state.legal_actions(0):
-            return state
-        if state.phase == "ended":
-            pytest.skip("the hand ended before the human had to act")
-        services.clock_tick(now=now or timezone.now())
-    raise AssertionError("never the human's turn")
 
 
 def set_bot_delay(room, seconds: int) -> None:
@@ -73,7 +61,7 @@ def test_leaving_between_hands_costs_nothing(bot_table, alice):
 
 
 def test_coming_back_within_the_grace_period_costs_nothing(slow_timers, bot_table, alice):
-    advance_to_alice(bot_table)
+    advance_to_seat_zero(bot_table)
     t0 = timezone.now()
     services.seat_disconnected(table_id=bot_table.pk, user=alice, now=t0)
     bot_table.refresh_from_db()
@@ -87,7 +75,7 @@ def test_coming_back_within_the_grace_period_costs_nothing(slow_timers, bot_tabl
 
 
 def test_past_the_grace_period_penalty_and_autoplay_until_return(slow_timers, bot_table, alice):
-    advance_to_alice(bot_table)
+    advance_to_seat_zero(bot_table)
     Table.objects.filter(pk=bot_table.pk).update(huangfan=1)
     set_bot_delay(slow_timers, 900)  # nothing but the grace period is due below
     t0 = timezone.now()
@@ -134,11 +122,11 @@ def time_out_alice(table) -> None:
 
 
 def test_two_consecutive_timeouts_start_autoplay_and_cancel_ends_it(bot_table, alice):
-    advance_to_alice(bot_table)
+    advance_to_seat_zero(bot_table)
     time_out_alice(bot_table)
     seat = alice_seat(bot_table)
     assert seat.timeouts == 1 and not seat.autoplay
-    advance_to_alice(bot_table)
+    advance_to_seat_zero(bot_table)
     time_out_alice(bot_table)
     seat = alice_seat(bot_table)
     assert seat.autoplay and seat.autoplay_reason == "timeouts"
@@ -158,16 +146,16 @@ def test_two_consecutive_timeouts_start_autoplay_and_cancel_ends_it(bot_table, a
 
 
 def test_an_own_move_breaks_the_run_of_timeouts(bot_table, alice):
-    advance_to_alice(bot_table)
+    advance_to_seat_zero(bot_table)
     time_out_alice(bot_table)
     assert alice_seat(bot_table).timeouts == 1
-    state = advance_to_alice(bot_table)
+    state = advance_to_seat_zero(bot_table)
     bot_table.refresh_from_db()
     services.table_act(
         table_id=bot_table.pk, user=alice, action=str(state.timeout_action(0)), version=bot_table.version
     )
     assert alice_seat(bot_table).timeouts == 0
-    advance_to_alice(bot_table)
+    advance_to_seat_zero(bot_table)
     time_out_alice(bot_table)
     seat = alice_seat(bot_table)
     assert seat.timeouts == 1 and not seat.autoplay
@@ -180,7 +168,7 @@ def test_cancel_autoplay_needs_a_seat(bot_table, bob):
 
 
 def test_one_absence_is_charged_once(slow_timers, bot_table, alice):
-    advance_to_alice(bot_table)
+    advance_to_seat_zero(bot_table)
     t0 = timezone.now()
     services.seat_disconnected(table_id=bot_table.pk, user=alice, now=t0)
     services.clock_tick(now=t0 + timedelta(seconds=slow_timers.grace_period + 1))

@@ -13,7 +13,7 @@ from games.engine.state import GameState
 from games.models import Action, Hand, Table
 from games.services import ServiceError
 
-from .helpers import later, play_until_ended, replay_hand, state_of
+from .helpers import advance_to_seat_zero, later, play_until_ended, replay_hand, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -59,20 +59,8 @@ def test_next_hand_carries_dealer_and_huangfan(bot_table, alice):
     assert err.value.code == "hand_in_progress"
 
 
-def _advance_to_human(table, alice):
-    """Let the bots play until seat 0 (alice) must act."""
-    for _ in range(500):
-        state = state_of(table)
-        if 0 in state.pending_seats() and state.legal_actions(0):
-            return state
-        if state.phase == "ended":
-            pytest.skip("the hand ended before the human had to act")
-        services.clock_tick(now=timezone.now())
-    raise AssertionError("never the human's turn")
-
-
 def test_stale_version_refused_and_nothing_changes(bot_table, alice):
-    state = _advance_to_human(bot_table, alice)
+    state = advance_to_seat_zero(bot_table)
     before = (bot_table.version, bot_table.state, Action.objects.count())
     move = str(state.legal_actions(0)[0])
     with pytest.raises(ServiceError) as err:
@@ -88,7 +76,7 @@ def test_stale_version_refused_and_nothing_changes(bot_table, alice):
 
 
 def test_action_for_another_seat_refused(bot_table, alice, bob):
-    state = _advance_to_human(bot_table, alice)
+    state = advance_to_seat_zero(bot_table)
     version = bot_table.version
     with pytest.raises(ServiceError) as err:
         services.table_act(table_id=bot_table.pk, user=alice, action="1:pass", version=version)
@@ -113,7 +101,7 @@ def test_action_for_another_seat_refused(bot_table, alice, bob):
     ],
 )
 def test_malformed_actions_refused(bot_table, alice, action, code):
-    _advance_to_human(bot_table, alice)
+    advance_to_seat_zero(bot_table)
     version = bot_table.version
     with pytest.raises(ServiceError) as err:
         services.table_act(table_id=bot_table.pk, user=alice, action=action, version=version)
@@ -123,11 +111,11 @@ def test_malformed_actions_refused(bot_table, alice, action, code):
 
 
 def test_tile_not_held_is_refused_with_engine_code(bot_table, alice):
-    state = _advance_to_human(bot_table, alice)
+    state = advance_to_seat_zero(bot_table)
     while state.phase != "turn":  # answer claim offers until it is alice's own turn
         move = str(state.timeout_action(0))
         services.table_act(table_id=bot_table.pk, user=alice, action=move, version=bot_table.version)
-        state = _advance_to_human(bot_table, alice)
+        state = advance_to_seat_zero(bot_table)
     held = set(state.view(0)["hand"]) | {state.view(0)["drawn"]}
     missing = next(
         f"{r}{s}" for s in "mpsz" for r in range(1, 10 if s != "z" else 8) if f"{r}{s}" not in held
@@ -141,7 +129,7 @@ def test_tile_not_held_is_refused_with_engine_code(bot_table, alice):
 
 def test_state_resumes_after_reload(bot_table, alice):
     """A restart loses nothing: the hand continues from the stored row alone."""
-    _advance_to_human(bot_table, alice)
+    advance_to_seat_zero(bot_table)
     stored = Table.objects.get(pk=bot_table.pk)  # a fresh read, as a new process would do
     state = state_of(stored)
     assert [str(a) for a in state.actions] == list(
@@ -153,7 +141,7 @@ def test_state_resumes_after_reload(bot_table, alice):
 
 
 def test_human_timeout_fires_once_through_the_clock(bot_table, alice):
-    state = _advance_to_human(bot_table, alice)
+    state = advance_to_seat_zero(bot_table)
     bot_table.refresh_from_db()
     assert bot_table.turn_deadline is not None
     expected = str(state.timeout_action(0))

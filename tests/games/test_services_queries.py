@@ -17,7 +17,7 @@ from games.models import Action, Hand, Table
 from games.services import ServiceError, current_hand
 from games.services.presence import hand_in_progress
 
-from .helpers import play_until_ended, state_of
+from .helpers import advance_to_seat_zero, play_until_ended, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -33,20 +33,8 @@ def kinds(sql: list[str]) -> list[str]:
     return [s.split(None, 1)[0] for s in sql]
 
 
-def advance_to_alice(table):
-    """Bots play (think delay 0) until seat 0 must answer."""
-    for _ in range(500):
-        state = state_of(table)
-        if 0 in state.pending_seats() and state.legal_actions(0):
-            return state
-        if state.phase == "ended":
-            pytest.skip("the hand ended before the human had to act")
-        services.clock_tick(now=timezone.now())
-    raise AssertionError("never the human's turn")
-
-
 def test_a_person_s_action_is_two_reads_and_two_writes(bot_table, alice):
-    state = advance_to_alice(bot_table)
+    state = advance_to_seat_zero(bot_table)
     move = str(state.timeout_action(0))
     with CaptureQueriesContext(connection) as ctx:
         services.table_act(table_id=bot_table.pk, user=alice, action=move, version=bot_table.version)
@@ -61,7 +49,7 @@ def test_a_person_s_action_is_two_reads_and_two_writes(bot_table, alice):
 
 
 def test_a_refused_action_reads_and_writes_nothing_more(bot_table, alice):
-    state = advance_to_alice(bot_table)
+    state = advance_to_seat_zero(bot_table)
     move = str(state.timeout_action(0))
     with CaptureQueriesContext(connection) as ctx, pytest.raises(ServiceError) as err:
         services.table_act(table_id=bot_table.pk, user=alice, action=move, version=bot_table.version + 1)
@@ -80,7 +68,7 @@ def test_dealing_the_next_hand_is_two_reads_and_two_writes(bot_table, alice):
 
 
 def test_a_clock_tick_writes_each_bot_move_once_and_the_table_once(bot_table, alice):
-    state = advance_to_alice(bot_table)
+    state = advance_to_seat_zero(bot_table)
     services.table_act(
         table_id=bot_table.pk, user=alice, action=str(state.timeout_action(0)), version=bot_table.version
     )
@@ -97,7 +85,7 @@ def test_a_clock_tick_writes_each_bot_move_once_and_the_table_once(bot_table, al
 
 
 def test_an_idle_clock_tick_is_two_reads(bot_table, alice):
-    advance_to_alice(bot_table)
+    advance_to_seat_zero(bot_table)
     with CaptureQueriesContext(connection) as ctx:
         assert services.clock_tick(now=timezone.now()) == 0
     assert kinds(statements(ctx)) == ["SELECT", "SELECT"]
@@ -136,7 +124,7 @@ def slow_timers(room):
 
 
 def test_a_seat_put_in_autoplay_by_the_grace_period_is_played_in_the_same_tick(slow_timers, bot_table, alice):
-    advance_to_alice(bot_table)
+    advance_to_seat_zero(bot_table)
     t0 = timezone.now()
     services.seat_disconnected(table_id=bot_table.pk, user=alice, now=t0)
     assert not Action.objects.filter(seat=0).exists()
