@@ -12,7 +12,6 @@ from functools import lru_cache
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models.query import get_related_populators
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -20,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from games import fragments, names
+from games import compiled, fragments, names
 from games.engine.bots import levels as bot_levels
 from games.engine.state import GameState
 from games.engine.tiles import format_tiles, parse_tiles
@@ -469,62 +468,58 @@ def csrf_token_for(csrf_cookie: str | None) -> str:
     return get_token(request)
 
 
+def _render_seat_rows(table_id: int):
+    return (
+        Seat.objects.select_related("table__room", "user__profile")
+        .filter(table_id=table_id)
+        .order_by("index")
+    )
+
+
 class _SeatsQuery:
-    """The seats of one table with their table, room, users and profiles: one query whose SQL is
-    compiled once per thread (compiling it was a third of a render's ORM time under load), then run
-    and turned into model instances the way Django's own iterator does. Every row carries the same
+    """The seats of one table with their table, room, users and profiles: one query compiled once per
+    thread (`games.compiled.prepared`; compiling it was a third of a render's ORM time under load),
+    then turned into model instances the way Django's own iterator does. Every row carries the same
     table and room: they are built from the first row only and shared by all seats (as
     `_load_table` always did with the per-row copies)."""
 
     _local = threading.local()
 
     def __init__(self) -> None:
-        queryset = (
-            Seat.objects.select_related("table__room", "user__profile").filter(table_id=0).order_by("index")
-        )
-        self.compiler = queryset.query.get_compiler(DEFAULT_DB_ALIAS)
-        self.sql, params = self.compiler.as_sql()
-        if list(params) != [0]:
-            raise RuntimeError(f"unexpected parameters for the seats query: {params!r}")
-        select, klass_info = self.compiler.select, self.compiler.klass_info
-        fields = klass_info["select_fields"]
-        self.own = slice(fields[0], fields[-1] + 1)
-        self.init_list = [column[0].target.attname for column in select[self.own]]
-        populators = get_related_populators(klass_info, select, DEFAULT_DB_ALIAS)
-        self.table_populators = [p for p in populators if p.model_cls is Table]
-        self.other_populators = [p for p in populators if p.model_cls is not Table]
+        self.query = query = compiled.prepared(("render_seats",), _render_seat_rows, [0])
+        self.table_populators = [p for p in query.populators if p.model_cls is Table]
+        self.other_populators = [p for p in query.populators if p.model_cls is not Table]
         if len(self.table_populators) != 1:
             raise RuntimeError("the seats query should select one table per row")
-        # What `results_iter` works out on every call: the same for every run of this SQL. Rows after
-        # the first skip the table's and room's columns (the game state's JSON among them): unused.
-        self.converters = self.compiler.get_converters(
-            [column[0] for column in select[: self.compiler.col_count]]
-        )
+        # Rows after the first skip the table's and room's columns (the game state's JSON among
+        # them): unused.
+        klass_info = query.compiler.klass_info
         table_info = next(info for info in klass_info["related_klass_infos"] if info["model"] is Table)
         table_columns = set(_selected_columns(table_info))
-        self.seat_converters = {i: c for i, c in self.converters.items() if i not in table_columns}
+        self.seat_converters = {i: c for i, c in query.converters.items() if i not in table_columns}
 
     @classmethod
     def run(cls, table_id: int) -> list[Seat]:
-        query = getattr(cls._local, "query", None)
-        if query is None:
-            query = cls._local.query = cls()
+        seats_query = getattr(cls._local, "query", None)
+        if seats_query is None:
+            seats_query = cls._local.query = cls()
+        query = seats_query.query
         with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-            cursor.execute(query.sql, [table_id])
+            cursor.execute(query.sql, query.params_for([table_id]))
             rows = cursor.fetchall()
         if rows:
             convert = query.compiler.apply_converters
-            rows = [*convert(rows[:1], query.converters), *convert(rows[1:], query.seat_converters)]
+            rows = [*convert(rows[:1], query.converters), *convert(rows[1:], seats_query.seat_converters)]
         seats = []
         table = None
         for row in rows:
             seat = Seat.from_db(DEFAULT_DB_ALIAS, query.init_list, row[query.own])
             if table is None:
-                query.table_populators[0].populate(row, seat)
+                seats_query.table_populators[0].populate(row, seat)
                 table = seat.table
             else:
                 seat.table = table
-            for populator in query.other_populators:
+            for populator in seats_query.other_populators:
                 populator.populate(row, seat)
             seats.append(seat)
         return seats
