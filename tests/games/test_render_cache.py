@@ -43,10 +43,21 @@ def _one_clock_reading(monkeypatch):
 
 
 @pytest.fixture
-def mid_hand(bot_table):
-    for _ in range(12):
-        services.clock_tick(now=timezone.now())
+def mid_hand(bot_table, alice):
+    """A hand with tiles in the rivers: the bots play, and alice (seat 0) discards when it is her turn
+    (she may be the dealer, and then nothing moves until she does)."""
+    for _ in range(200):
+        state = state_of(bot_table)
+        if sum(len(river) for river in state.rivers) >= 3 or state.phase == "ended":
+            break
+        if 0 in state.pending_seats() and state.legal_actions(0):
+            services.table_act(
+                table_id=bot_table.pk, user=alice, action=str(state.timeout_action(0)), version=bot_table.version
+            )
+        else:
+            services.clock_tick(now=timezone.now())
     bot_table.refresh_from_db()
+    assert GameState.from_json(bot_table.state).phase != "ended", "the hand ended before any test could look"
     return bot_table
 
 
