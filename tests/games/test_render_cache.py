@@ -52,7 +52,10 @@ def mid_hand(bot_table, alice):
             break
         if 0 in state.pending_seats() and state.legal_actions(0):
             services.table_act(
-                table_id=bot_table.pk, user=alice, action=str(state.timeout_action(0)), version=bot_table.version
+                table_id=bot_table.pk,
+                user=alice,
+                action=str(state.timeout_action(0)),
+                version=bot_table.version,
             )
         else:
             services.clock_tick(now=timezone.now())
