@@ -72,7 +72,8 @@ def play_stored_hand(
         table.scores = [int(a) + int(b) for a, b in zip(table.scores, result.payments, strict=True)]
         table.dealer = result.dealer_next
         table.huangfan = result.huangfan_next
-        table.save(update_fields=["version", "scores", "dealer", "huangfan"])
+        table.hand = hand
+        table.save(update_fields=["version", "scores", "dealer", "huangfan", "hand"])
         record_finished_hand(table=table, hand=hand)
         seats = sorted(table.seats.select_related("user"), key=lambda seat: seat.index)
         post_hand_settlement(hand=hand, seat_users=[seat.user if seat.user_id else None for seat in seats])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine.scoring.core import SELF_DRAWN
+from games.services import current_hand
 from history.models import HandRecord, Player, Rating, RatingChange
 from history.services import Sitter, backfill, ranks_of, record_hand
 
@@ -33,6 +34,13 @@ def test_every_seat_of_every_hand_is_recorded_from_the_result(played, alice, bob
                 assert row.self_drawn == (winners[seat]["win"] in SELF_DRAWN)
             feeders = {w["from_seat"] for w in winners.values() if w["win"] in ("discard", "rob_kong")}
             assert row.dealt_in == (seat in feeders and seat not in winners)
+
+
+def test_stored_hands_leave_the_table_on_its_latest_hand(played):
+    """Like the services (`Table.hand`), so a simulated table renders its last hand."""
+    table, _, hands = played
+    table.refresh_from_db()
+    assert table.hand == hands[-1] and current_hand(table) == hands[-1]
 
 
 def test_recording_twice_changes_nothing(played, room):
