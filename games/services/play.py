@@ -159,16 +159,17 @@ def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: dateti
     after_hand(table, hand, now)
 
 
-def _save_hand_state(table: Table, state: GameState) -> None:
+def _save_hand_state(table: Table, state: GameState, *, lobby: bool = False) -> None:
     """Write the hand's state and the table's clock fields (one UPDATE), and hand the saved state
-    over to the broadcast: nothing may change `state` after this."""
+    over to the broadcast: nothing may change `state` after this. The lobby hears of it when the
+    hand ends, or when `lobby` says the table's listing changed too."""
     table.state = state.to_json()
     statecache.remember(table, state)
     compiled.save_fields(table, _STATE_FIELDS)
     on_commit_table_changed(
         table.pk,
         table.version,
-        lobby=state.phase == "ended",
+        lobby=lobby or state.phase == "ended",
         state=state,
         hand_number=current_hand(table).number,
     )
@@ -226,8 +227,7 @@ def table_start(*, table_id: int, user) -> Table:
         table.huangfan = 0
         table.scores = [0, 0, 0, 0]
         state = _deal(table, match.pk, 1, timezone.now())
-        _save_hand_state(table, state)
-        on_commit_table_changed(table.pk, table.version, lobby=True)
+        _save_hand_state(table, state, lobby=True)
     return table
 
 

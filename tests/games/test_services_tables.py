@@ -75,3 +75,22 @@ def test_every_change_bumps_the_version(room, alice, bob):
     services.table_fill_bots(table_id=table.pk, user=alice)
     seen.append(Table.objects.get(pk=table.pk).version)
     assert seen == sorted(set(seen))
+
+
+def test_starting_a_match_tells_the_table_and_the_lobby_once(
+    room, alice, monkeypatch, django_capture_on_commit_callbacks
+):
+    from games.services import broadcast
+
+    table = services.table_create(room_id=room.pk, user=alice)
+    services.table_fill_bots(table_id=table.pk, user=alice)
+    sent = []
+    monkeypatch.setattr(broadcast, "_send", lambda group, message: sent.append((group, message["type"])))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.table_start(table_id=table.pk, user=alice)
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    assert sent == [
+        (broadcast.table_updates_group(table.pk), "table.update"),
+        (broadcast.LOBBY_GROUP, "lobby.update"),
+    ]
