@@ -49,6 +49,22 @@ only a large change shows.
   within 20%) by what opponents could claim costs a quarter of the wins (0.79, 0.82): the useful
   -tile score is worth following closely, and 1.5× needs a much stronger player than these
   one-step refinements make.
+
+A third round (2026-11-29, experiments only, not kept):
+
+- Denial with perfect knowledge: among the discards as close as the best and scoring within 5%
+  or 20% of it, prefer one that no opponent would claim (reading their hands and asking `normal`'s
+  own claim rule): 1.02 and 0.84 (A, 1000 hands); its deal-ins fall, its wins fall faster.
+  Slowing the other three is no better a lever than defence.
+- Search: for the three leading discards, 16 determinised rollouts each (opponents' hands and the
+  wall resampled from the unseen tiles, every seat then played by `normal` to the end), keep the
+  discard that won most: 0.91 (A, 300 hands, 3.4 s a hand, 300 times the 10 ms budget). With a
+  win in about one rollout in four, 16 samples cannot tell discards apart; enough samples to do so
+  is thousands of times over budget in Python.
+- Against three `easy` (A, B; 4000 hands), `hard` wins 1.52 and 1.54× an easy seat's rate, and
+  `normal` 1.54 and 1.45× (C, D: 1.44, 1.53). Both bots sit near the same ceiling against the
+  weakest table, so the two targets together (normal ≥ 1.5× easy, hard ≥ 1.5× normal) would need a
+  bot about 2.25× easy: far beyond anything measured here, with or without hidden information.
 """
 
 from __future__ import annotations
