@@ -135,6 +135,21 @@ class _UpdateHub:
 _hubs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+def live_seat_pairs() -> set[tuple[int, int]]:
+    """(table id, user id) of every signed-in socket open in this process: what its clock vouches
+    for (`clock.presence_round`)."""
+    return {
+        (table_id, socket.user.pk)
+        for hub in list(_hubs.values())
+        for table_id, sockets in list(hub.sockets.items())
+        for socket in list(sockets)
+        if socket.user is not None and socket.user.is_authenticated
+    }
+
+
+clock.live_seats = live_seat_pairs
+
+
 def update_hub(layer) -> _UpdateHub:
     """The running event loop's hub (a test run has one loop per test)."""
     loop = asyncio.get_running_loop()

@@ -117,6 +117,11 @@ class Seat(models.Model):
     is_bot = models.BooleanField(default=False)
     bot_level = models.CharField(max_length=16, blank=True, default="")
     connected = models.BooleanField(default=False)
+    seen = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When a live socket last vouched for this person (presence heartbeat).",
+    )
     stake_accepted = models.BooleanField(default=False)
     ready = models.BooleanField(default=False, help_text="Pressed Start in the current ready check.")
     autoplay = models.BooleanField(default=False, help_text="托管: a bot plays this person's seat.")

@@ -159,6 +159,11 @@ LOGOUT_REDIRECT_URL = "games:lobby"
 # The game clock (games/clock.py) runs inside every server process unless switched off (tests drive it).
 GAME_CLOCK_ENABLED = env_bool("GAME_CLOCK_ENABLED", True)
 GAME_CLOCK_INTERVAL = float(os.environ.get("GAME_CLOCK_INTERVAL", "0.25"))
+# Presence across processes (games/services/presence.py): each process's clock vouches every
+# PRESENCE_HEARTBEAT seconds for the seats of its open sockets; a seat marked connected that nobody
+# has vouched for in PRESENCE_STALE seconds (its process died) counts as disconnected from then on.
+PRESENCE_HEARTBEAT = float(os.environ.get("PRESENCE_HEARTBEAT", "15"))
+PRESENCE_STALE = float(os.environ.get("PRESENCE_STALE", "60"))
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

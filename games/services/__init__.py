@@ -5,7 +5,7 @@ from .errors import MESSAGES, ServiceError
 from .locking import current_hand
 from .moderation import ban_player, room_close, table_close, unban_player
 from .play import clock_tick, load_state, table_act, table_next_hand, table_start
-from .presence import seat_connected, seat_disconnected
+from .presence import seat_connected, seat_disconnected, sweep_stale_presence, vouch_for
 from .stakes import table_accept_stake, table_refuse_stake, table_set_stake
 from .tables import table_create, table_fill_bots, table_remove_bot, table_sit, table_stand
 
@@ -19,6 +19,7 @@ __all__ = [
     "room_close",
     "seat_connected",
     "seat_disconnected",
+    "sweep_stale_presence",
     "table_accept_stake",
     "table_cancel_autoplay",
     "table_close",
@@ -33,4 +34,5 @@ __all__ = [
     "table_stand",
     "table_start",
     "unban_player",
+    "vouch_for",
 ]

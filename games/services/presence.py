@@ -5,13 +5,22 @@ room's `grace_period`: coming back within it costs nothing; past it the clock ch
 (1 × 底分 × k: 25 % to each other seat, 25 % to the house, see `ledger.services.issue_penalty`), puts
 the seat into auto-play (托管) until the person returns, and resets 荒番. The grace deadline is one
 more candidate for the Table's `deadline` row, so the same clock enforces it.
+
+A socket's close is only seen by a process that lives to see it. So every process's clock also
+vouches, every `PRESENCE_HEARTBEAT` seconds, for the seats of the sockets it holds (`vouch_for`
+sets `Seat.seen`), and sweeps the seats marked connected that no process has vouched for in
+`PRESENCE_STALE` seconds (`sweep_stale_presence`): their process died, and the person counts as
+disconnected from the sweep on, with the usual grace period.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Hand, Seat, Table
@@ -100,22 +109,26 @@ def seat_disconnected(*, table_id: int, user, now: datetime | None = None) -> No
     with transaction.atomic():
         table = locked_table(table_id)
         seat = user_seat(table, user)
-        if seat is None:
-            return
-        seat.connected = False
-        fields = ["connected"]
-        playing = table.status == Table.Status.PLAYING
-        if playing and seat.away_since is None and seat.autoplay_reason != AWAY:
-            seat.away_since = now
-            fields.append("away_since")
-            due = now + timedelta(seconds=table.room.grace_period)
-            if hand_in_progress(table) is not None and (table.deadline is None or due < table.deadline):
-                table.deadline = due
-                table.save(update_fields=["deadline"])
-        seat.save(update_fields=fields)
+        if seat is not None:
+            _mark_disconnected(table, seat, now)
 
 
-def seat_connected(*, table_id: int, user) -> None:
+def _mark_disconnected(table: Table, seat: Seat, now: datetime) -> None:
+    """With the table locked: the seat's person is gone from `now` (grace period if the match is on)."""
+    seat.connected = False
+    fields = ["connected"]
+    playing = table.status == Table.Status.PLAYING
+    if playing and seat.away_since is None and seat.autoplay_reason != AWAY:
+        seat.away_since = now
+        fields.append("away_since")
+        due = now + timedelta(seconds=table.room.grace_period)
+        if hand_in_progress(table) is not None and (table.deadline is None or due < table.deadline):
+            table.deadline = due
+            table.save(update_fields=["deadline"])
+    seat.save(update_fields=fields)
+
+
+def seat_connected(*, table_id: int, user, now: datetime | None = None) -> None:
     """The person is back: the grace period ends, and auto-play started by their absence stops."""
     if user is None or not getattr(user, "is_authenticated", False):
         return
@@ -126,7 +139,8 @@ def seat_connected(*, table_id: int, user) -> None:
             return
         seat.connected = True
         seat.away_since = None
-        fields = ["connected", "away_since"]
+        seat.seen = now or timezone.now()
+        fields = ["connected", "away_since", "seen"]
         if seat.autoplay_reason == AWAY:
             seat.autoplay = False
             seat.autoplay_reason = ""
@@ -136,3 +150,44 @@ def seat_connected(*, table_id: int, user) -> None:
             table.save(update_fields=["version"])
             on_commit_table_changed(table.pk, table.version)
         seat.save(update_fields=fields)
+
+
+def vouch_for(pairs: Iterable[tuple[int, int]], now: datetime | None = None) -> int:
+    """A process's heartbeat: the people of these (table id, user id) pairs have a socket open here.
+
+    Their seats are marked seen (one read, one UPDATE); returns how many. A seat the sweep marked
+    disconnected while its socket lived on (its process stalled for longer than `PRESENCE_STALE`)
+    is marked connected again."""
+    pairs = set(pairs)
+    if not pairs:
+        return 0
+    now = now or timezone.now()
+    candidates = Seat.objects.filter(
+        table_id__in={table_id for table_id, _ in pairs}, user_id__in={user_id for _, user_id in pairs}
+    ).select_related("user")
+    seats = [seat for seat in candidates if (seat.table_id, seat.user_id) in pairs]
+    Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(seen=now)
+    for seat in seats:
+        if not seat.connected:
+            seat_connected(table_id=seat.table_id, user=seat.user, now=now)
+    return len(seats)
+
+
+def sweep_stale_presence(now: datetime | None = None) -> int:
+    """Mark disconnected every seat still marked connected that no process has vouched for in
+    `PRESENCE_STALE` seconds; returns how many. Safe in several processes at once: each seat is
+    checked again with its table locked."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.PRESENCE_STALE)
+    stale = Q(seen__lt=cutoff) | Q(seen__isnull=True)
+    found = list(Seat.objects.filter(stale, connected=True, user__isnull=False).values_list("table_id", "pk"))
+    swept = 0
+    for table_id, seat_pk in found:
+        with transaction.atomic():
+            table = locked_table(table_id)
+            seat = next((s for s in table.seats.all() if s.pk == seat_pk), None)
+            if seat is None or not seat.connected or (seat.seen is not None and seat.seen >= cutoff):
+                continue
+            _mark_disconnected(table, seat, now)
+            swept += 1
+    return swept

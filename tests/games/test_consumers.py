@@ -368,3 +368,26 @@ async def test_a_worker_threads_broadcast_is_queued_on_the_event_loop_not_waited
         assert await layer.receive(channel) == {"type": "t.x", "n": 1}
     finally:
         await layer.group_discard("broadcast-test", channel)
+
+
+async def test_the_clock_vouches_for_the_seats_of_this_process_s_sockets():
+    from games import clock, consumers
+    from games.models import Seat
+
+    table_id, (alice,) = await setup_table(humans=1)
+    player = Reader(await connect(f"/ws/table/{table_id}/", alice))
+    watcher = Reader(await connect(f"/ws/table/{table_id}/"))
+    try:
+        await player.next()
+        await watcher.next()
+        here = {pair for pair in consumers.live_seat_pairs() if pair[0] == table_id}
+        assert here == {(table_id, alice.pk)}  # the spectator has no seat
+        seen = await database_sync_to_async(lambda: Seat.objects.get(table_id=table_id, user=alice).seen)()
+        vouched, swept = await clock.presence_round()
+        assert vouched >= 1 and swept == 0
+        later = await database_sync_to_async(lambda: Seat.objects.get(table_id=table_id, user=alice).seen)()
+        assert later > seen
+    finally:
+        await player.communicator.disconnect()
+        await watcher.communicator.disconnect()
+    assert (table_id, alice.pk) not in consumers.live_seat_pairs()

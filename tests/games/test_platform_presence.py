@@ -6,6 +6,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 
 from games import services
@@ -190,3 +191,55 @@ def test_a_leave_resets_huangfan_for_the_next_hand(bot_table, alice):
     hand = bot_table.matches.get().hands.get(number=2)
     assert hand.huangfan == 3 and hand.result["huangfan_next"] > 0  # what the hand alone would leave
     assert bot_table.huangfan == 0
+
+
+# --- presence across processes: a dead process's sockets stop vouching -------------------------
+
+
+def past_stale(seconds: float) -> timedelta:
+    return timedelta(seconds=settings.PRESENCE_STALE + seconds)
+
+
+def test_a_seat_no_process_vouches_for_is_swept_and_charged_after_the_grace(slow_timers, bot_table, alice):
+    advance_to_seat_zero(bot_table)
+    set_bot_delay(slow_timers, 900)  # nothing but the grace period is due below
+    t0 = timezone.now()
+    services.seat_connected(table_id=bot_table.pk, user=alice, now=t0)
+    assert services.sweep_stale_presence(now=t0 + past_stale(-1)) == 0
+    assert alice_seat(bot_table).connected
+    t1 = t0 + past_stale(+1)
+    assert services.sweep_stale_presence(now=t1) == 1
+    seat = alice_seat(bot_table)
+    assert not seat.connected and seat.away_since == t1
+    assert services.sweep_stale_presence(now=t1) == 0  # swept once
+    services.clock_tick(now=t1 + timedelta(seconds=slow_timers.grace_period + 1))
+    penalty = Penalty.objects.get()
+    assert (penalty.user, penalty.kind) == (alice, "disconnect")
+    assert alice_seat(bot_table).autoplay
+
+
+def test_a_vouched_seat_stays_connected(bot_table, alice):
+    t0 = timezone.now()
+    services.seat_connected(table_id=bot_table.pk, user=alice, now=t0)
+    assert services.vouch_for({(bot_table.pk, alice.pk)}, now=t0 + timedelta(seconds=30)) == 1
+    assert services.sweep_stale_presence(now=t0 + past_stale(+1)) == 0
+    seat = alice_seat(bot_table)
+    assert seat.connected and seat.away_since is None
+
+
+def test_a_vouch_counts_only_for_the_socket_s_own_table(room, bot_table, alice, bob):
+    other = services.table_create(room_id=room.pk, user=bob)
+    # alice watching bob's table and bob watching alice's: neither seat is vouched for
+    assert services.vouch_for({(other.pk, alice.pk), (bot_table.pk, bob.pk)}) == 0
+    assert not Seat.objects.filter(seen__isnull=False).exists()
+
+
+def test_a_vouch_brings_back_a_seat_swept_while_its_socket_lived(bot_table, alice):
+    """A process that stalled past PRESENCE_STALE: its sockets are still open, so the person is here."""
+    advance_to_seat_zero(bot_table)
+    t0 = timezone.now()
+    services.seat_connected(table_id=bot_table.pk, user=alice, now=t0)
+    assert services.sweep_stale_presence(now=t0 + past_stale(+1)) == 1
+    assert services.vouch_for({(bot_table.pk, alice.pk)}, now=t0 + past_stale(+2)) == 1
+    seat = alice_seat(bot_table)
+    assert seat.connected and seat.away_since is None and seat.seen == t0 + past_stale(+2)
