@@ -26,7 +26,10 @@ CREATE TRIGGER mp_audit_action AFTER INSERT ON games_action FOR EACH ROW EXECUTE
 def cluster(tmp_path_factory) -> Cluster:
     """Two daphne processes (each running the game clock) against a fresh database."""
     log_dir = tmp_path_factory.mktemp("daphne-logs")
-    cluster = Cluster.create(size=2, log_dir=log_dir, extra_env={"GAME_CLOCK_INTERVAL": "0.05"})
+    # Presence rounds every half second, a seat stale after two: test_presence.py sees a dead
+    # process's seats swept in seconds.
+    extra_env = {"GAME_CLOCK_INTERVAL": "0.05", "PRESENCE_HEARTBEAT": "0.5", "PRESENCE_STALE": "2"}
+    cluster = Cluster.create(size=2, log_dir=log_dir, extra_env=extra_env)
     cluster.database.query(AUDIT_SQL)
     yield cluster
     cluster.close()
