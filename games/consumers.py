@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 import weakref
 
 from channels.db import database_sync_to_async
@@ -34,6 +35,11 @@ from games.services.broadcast import LOBBY_GROUP, table_group, table_updates_gro
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 4096
+# A socket may send RATE_BURST messages at once and RATE_PER_SECOND a second after that (a person
+# clicks far less often); a message beyond it is refused with an error and never reaches a service,
+# so one client cannot keep the table's row lock and the worker threads busy.
+RATE_BURST = 30
+RATE_PER_SECOND = 10.0
 # Platform commands (issue 4): {"command": name, ...}; each is one service call for the socket's user.
 TABLE_COMMANDS = {
     "set_stake": table_set_stake,
@@ -46,6 +52,29 @@ TABLE_COMMANDS = {
 
 def csrf_cookie(scope) -> str | None:
     return (scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME)
+
+
+def _now() -> float:
+    return time.monotonic()
+
+
+class _RateLimit:
+    """A token bucket: `RATE_BURST` tokens, refilled at `RATE_PER_SECOND`; a message takes one."""
+
+    __slots__ = ("tokens", "stamp")
+
+    def __init__(self) -> None:
+        self.tokens = float(RATE_BURST)
+        self.stamp = _now()
+
+    def take(self) -> bool:
+        now = _now()
+        self.tokens = min(float(RATE_BURST), self.tokens + (now - self.stamp) * RATE_PER_SECOND)
+        self.stamp = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
 
 
 class _UpdateHub:
@@ -165,6 +194,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.version = -1
         self.pushing = -1  # the newest version a render in flight will push to this socket
+        self.rate = _RateLimit()
         # One masked token per socket: it stays valid for the socket's life, and frames stay stable.
         self.csrf_token = rendering.csrf_token_for(csrf_cookie(self.scope))
         self.table_created = await database_sync_to_async(rendering.table_created)(self.table_id)
@@ -196,6 +226,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 )
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
+        if not self.rate.take():
+            await self.send(text_data=rendering.render_error(ServiceError("too_fast")))
+            return
         try:
             message = self._parse(text_data)
             command = message.get("command")

@@ -34,6 +34,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "stale_version": ("画面已过期，请按最新状态操作", "Your view was out of date; please try again."),
     "bad_bot_level": ("没有这个机器人等级", "No bot of that level."),
     "server_error": ("服务器出错，请重试", "Something went wrong on the server; please try again."),
+    "too_fast": ("操作太频繁，请稍后再试", "Too many messages at once; please slow down."),
     # Platform rules, ledger and admin (issue 4).
     "banned": ("你已被禁止入座", "You are banned from sitting at tables."),
     "not_owner": ("只有桌主可以设定底分", "Only the table's owner sets the stake."),

@@ -391,3 +391,30 @@ async def test_the_clock_vouches_for_the_seats_of_this_process_s_sockets():
         await player.communicator.disconnect()
         await watcher.communicator.disconnect()
     assert (table_id, alice.pk) not in consumers.live_seat_pairs()
+
+
+async def test_a_flood_of_messages_is_refused_beyond_the_rate_and_changes_nothing(monkeypatch):
+    from games import consumers
+
+    clock = [1000.0]
+    monkeypatch.setattr(consumers, "_now", lambda: clock[0])
+    table_id, (alice,) = await setup_table(humans=1)
+    a = Reader(await connect(f"/ws/table/{table_id}/", alice))
+    try:
+        await a.next()
+        version, _ = await snapshot(table_id)
+        for _ in range(consumers.RATE_BURST):
+            await send(a, {"command": "snapshot"})
+            assert 'data-error-code="' not in await a.next()
+        # Past the burst even a well-formed action is refused before it is read: nothing changes.
+        await send(a, {"action": "0:pass", "version": version})
+        assert 'data-error-code="too_fast"' in await a.next()
+        assert (await snapshot(table_id))[0] == version
+        clock[0] += 1.0  # a second later there is room for RATE_PER_SECOND more
+        for _ in range(int(consumers.RATE_PER_SECOND)):
+            await send(a, {"command": "snapshot"})
+            assert 'data-error-code="' not in await a.next()
+        await send(a, {"command": "snapshot"})
+        assert 'data-error-code="too_fast"' in await a.next()
+    finally:
+        await a.communicator.disconnect()
