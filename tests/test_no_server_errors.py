@@ -1,0 +1,148 @@
+"""Every page and form, fed odd input by anonymous, signed-in, seated and staff users, answers with
+something other than a server error (the standard: a clear error, never a traceback, never a 500)."""
+
+from __future__ import annotations
+
+import io
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.models import Room
+from history.simulation import play_stored_hands, seated_table
+
+ODD_IDS = ["999999"]
+ODD_QUERIES = [
+    "",
+    "?page=abc",
+    "?page=-1",
+    "?page=99999",
+    "?step=abc",
+    "?step=-5",
+    "?step=1e9",
+    "?room=abc",
+    "?room=999999",
+    "?room=",
+    "?bots=hide",
+    "?page=1&room=1&bots=x",
+]
+ODD_KEYS = ["nobody", "🀄" * 3, "x" * 300, "1", "-1", "%00"]
+ODD_POSTS = [
+    {},
+    {"seat": "abc"},
+    {"seat": "-1"},
+    {"seat": "9"},
+    {"seat": ""},
+    {"level": "bogus"},
+    {"level": "hard"},
+    {"version": "NaN"},
+    {"display_name": "x" * 500},
+    {"username": "", "password1": ""},
+]
+
+
+@pytest.fixture
+def world(db, alice, bob, make_user):
+    room = Room.objects.create(name="Fuzz room", bot_delay=Decimal("0"), bot_level="easy")
+    table, match = seated_table(room, [alice, None, bob, None])
+    hands = play_stored_hands(table, match, 2, seed="fuzz")
+    waiting = services.table_create(room_id=room.pk, user=alice)
+    staff = make_user("staff")
+    staff.is_staff = staff.is_superuser = True
+    staff.save()
+    return {
+        "room": room,
+        "table": table,
+        "match": match,
+        "hand": hands[-1],
+        "waiting": waiting,
+        "users": {"anonymous": None, "alice": alice, "bob": bob, "staff": staff},
+    }
+
+
+def urls(world) -> list[str]:
+    room, table, waiting = world["room"].pk, world["table"].pk, world["waiting"].pk
+    match, hand, alice = world["match"].pk, world["hand"].pk, world["users"]["alice"].pk
+    paths = [
+        "/",
+        "/accounts/signup/",
+        "/accounts/login/",
+        "/accounts/profile/",
+        "/history/matches/",
+        "/history/stats/",
+        "/history/leaderboard/",
+        "/history/replay/import/",
+        "/history/replay/imported/",
+        f"/history/matches/{match}/",
+        f"/history/tables/{table}/",
+        f"/history/hands/{hand}/",
+        f"/history/hands/{hand}/export.json",
+        f"/history/players/{alice}/",
+        f"/history/players/{alice}/matches/",
+        "/admin/",
+        "/admin/ledger/penalty/",
+        "/admin/games/room/",
+    ]
+    for table_id in (table, waiting, *ODD_IDS):
+        paths += [
+            f"/table/{table_id}/{verb}"
+            for verb in ("", "sit/", "stand/", "fill/", "remove-bot/", "start/", "next/")
+        ]
+    for room_id in (room, *ODD_IDS):
+        paths.append(f"/rooms/{room_id}/tables/new/")
+    for id_ in ODD_IDS:
+        paths += [
+            f"/history/matches/{id_}/",
+            f"/history/tables/{id_}/",
+            f"/history/hands/{id_}/",
+            f"/history/hands/{id_}/export.json",
+        ]
+    for key in ODD_KEYS:
+        paths += [f"/history/players/{key}/", f"/history/players/{key}/matches/"]
+    return paths
+
+
+def client_for(user) -> Client:
+    client = Client(raise_request_exception=False)
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("who", ["anonymous", "alice", "bob", "staff"])
+def test_no_page_or_form_answers_with_a_server_error(world, who):
+    client = client_for(world["users"][who])
+    failures = []
+    for path in urls(world):
+        for query in ODD_QUERIES:
+            response = client.get(path + query)
+            if response.status_code >= 500:
+                failures.append(("GET", path + query, response.status_code))
+        for data in ODD_POSTS:
+            response = client.post(path, data)
+            if response.status_code >= 500:
+                failures.append(("POST", path, data, response.status_code))
+    assert not failures, failures
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b"",
+        b"not json",
+        b"{}",
+        b"[]",
+        b'{"version": 99}',
+        b"\xff\xfe" * 100,
+        b'{"seed": null, "actions": "x"}',
+    ],
+)
+def test_an_odd_import_file_is_a_form_error(world, payload):
+    client = client_for(world["users"]["alice"])
+    upload = io.BytesIO(payload)
+    upload.name = "hand.json"
+    response = client.post("/history/replay/import/", {"file": upload})
+    assert response.status_code in (200, 400)
+    assert client.get("/history/replay/imported/").status_code in (200, 302)
