@@ -8,8 +8,9 @@ Runs, with seats rotating between hands (as `python -m games.engine simulate` do
 2. `hard,normal,normal,normal` — the same for hard against normal;
 3. `normal,normal,normal,normal` — hands per CPU second and the decision p99.
 
-Several comma-separated seeds run each match once per seed (a direction that holds on one seed
-only is noise: over 4000 hands a win rate moves by about ±0.007 between seeds).
+Several comma-separated seeds run each match once per seed, and a last line per match gives the
+spread of the ratio and the gain over them (a direction that holds on one seed only is noise: over
+4000 hands a win rate moves by about ±0.007 between seeds, a ratio by about ±0.05).
 
 Targets: the stronger bot wins ≥ 1.5× as often as a weaker seat and gains on average; a decision
 ≤ 10 ms at p99; four normal bots ≥ 100 hands/s on one core.
@@ -47,7 +48,7 @@ def _p99_ms(times: list[float]) -> float:
     return times[min(len(times) - 1, int(len(times) * 0.99))] * 1000 if times else 0.0
 
 
-def _match(hands: int, seed: str, strong: str, weak: str) -> None:
+def _match(hands: int, seed: str, strong: str, weak: str) -> tuple[float, float]:
     strong_times: list[float] = []
     factory = type(get_bot(strong))
     register(strong, lambda: _Timed(factory(), strong_times))
@@ -70,6 +71,18 @@ def _match(hands: int, seed: str, strong: str, weak: str) -> None:
         f"(all seats, wall), {_p99_ms(strong_times):.3f} ms ({strong} alone, CPU)"
     )
     print(f"  {hands / cpu:.1f} hands per CPU second")
+    return ratio, a["avg_gain"]
+
+
+def _across(strong: str, weak: str, results: list[tuple[float, float]]) -> None:
+    """One line over all seeds: a target met on some seeds only is not met."""
+    ratios = [r for r, _ in results]
+    gains = [g for _, g in results]
+    print(
+        f"{strong} vs 3×{weak} over {len(results)} seeds: win-rate ratio min {min(ratios):.2f} "
+        f"mean {sum(ratios) / len(ratios):.2f} max {max(ratios):.2f}; gain/hand min {min(gains):+.3f} "
+        f"mean {sum(gains) / len(gains):+.3f}"
+    )
 
 
 def _speed(hands: int, seed: str) -> None:
@@ -93,13 +106,17 @@ def main() -> int:
     seeds = [seed for seed in args.seed.split(",") if seed]
     if not seeds:
         parser.error("--seed needs at least one non-empty seed")
+    results: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for seed in seeds:
         if args.only in (None, "normal"):
-            _match(args.hands, seed, "normal", "easy")
+            results.setdefault(("normal", "easy"), []).append(_match(args.hands, seed, "normal", "easy"))
         if args.only in (None, "hard"):
-            _match(args.hands, seed, "hard", "normal")
+            results.setdefault(("hard", "normal"), []).append(_match(args.hands, seed, "hard", "normal"))
         if args.only in (None, "speed"):
             _speed(max(1, args.hands // 4), seed)
+    if len(seeds) > 1:
+        for (strong, weak), rows in results.items():
+            _across(strong, weak, rows)
     return 0
 
 
