@@ -28,7 +28,7 @@ from ledger.models import Penalty
 from ledger.services import issue_penalty
 
 from .broadcast import on_commit_table_changed
-from .locking import current_hand, locked_table, user_seat
+from .locking import current_hand, lock_table, locked_table, user_seat
 from .settlement import seat_users
 
 AWAY = "away"
@@ -184,8 +184,8 @@ def sweep_stale_presence(now: datetime | None = None) -> int:
     swept = 0
     for table_id, seat_pk in found:
         with transaction.atomic():
-            table = locked_table(table_id)
-            seat = next((s for s in table.seats.all() if s.pk == seat_pk), None)
+            table = lock_table(table_id)
+            seat = None if table is None else next((s for s in table.seats.all() if s.pk == seat_pk), None)
             if seat is None or not seat.connected or (seat.seen is not None and seat.seen >= cutoff):
                 continue
             _mark_disconnected(table, seat, now)
