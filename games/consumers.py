@@ -35,11 +35,6 @@ from games.services.broadcast import LOBBY_GROUP, table_group, table_updates_gro
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 4096
-# A socket may send RATE_BURST messages at once and RATE_PER_SECOND a second after that (a person
-# clicks far less often); a message beyond it is refused with an error and never reaches a service,
-# so one client cannot keep the table's row lock and the worker threads busy.
-RATE_BURST = 30
-RATE_PER_SECOND = 10.0
 # Platform commands (issue 4): {"command": name, ...}; each is one service call for the socket's user.
 TABLE_COMMANDS = {
     "set_stake": table_set_stake,
@@ -59,17 +54,22 @@ def _now() -> float:
 
 
 class _RateLimit:
-    """A token bucket: `RATE_BURST` tokens, refilled at `RATE_PER_SECOND`; a message takes one."""
+    """A token bucket per table socket: `TABLE_SOCKET_BURST` messages at once, then
+    `TABLE_SOCKET_RATE` a second (a person clicks far less often). A message beyond it is refused
+    with an error and never reaches a service, so one client cannot keep a table's row lock and the
+    worker threads busy."""
 
-    __slots__ = ("tokens", "stamp")
+    __slots__ = ("burst", "rate", "tokens", "stamp")
 
     def __init__(self) -> None:
-        self.tokens = float(RATE_BURST)
+        self.burst = float(settings.TABLE_SOCKET_BURST)
+        self.rate = float(settings.TABLE_SOCKET_RATE)
+        self.tokens = self.burst
         self.stamp = _now()
 
     def take(self) -> bool:
         now = _now()
-        self.tokens = min(float(RATE_BURST), self.tokens + (now - self.stamp) * RATE_PER_SECOND)
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1.0:
             return False

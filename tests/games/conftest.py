@@ -13,6 +13,9 @@ from games.models import Room
 @pytest.fixture(autouse=True)
 def _no_clock(settings):
     settings.GAME_CLOCK_ENABLED = False
+    # These tests drive sockets at machine speed (bots with no think delay), far past any person's
+    # pace: the per-socket rate limit is tested on its own (test_consumers.py).
+    settings.TABLE_SOCKET_BURST, settings.TABLE_SOCKET_RATE = 10**6, 10.0**6
 
 
 @pytest.fixture

@@ -393,9 +393,10 @@ async def test_the_clock_vouches_for_the_seats_of_this_process_s_sockets():
     assert (table_id, alice.pk) not in consumers.live_seat_pairs()
 
 
-async def test_a_flood_of_messages_is_refused_beyond_the_rate_and_changes_nothing(monkeypatch):
+async def test_a_flood_of_messages_is_refused_beyond_the_rate_and_changes_nothing(monkeypatch, settings):
     from games import consumers
 
+    settings.TABLE_SOCKET_BURST, settings.TABLE_SOCKET_RATE = 30, 10.0  # the defaults
     clock = [1000.0]
     monkeypatch.setattr(consumers, "_now", lambda: clock[0])
     table_id, (alice,) = await setup_table(humans=1)
@@ -403,15 +404,15 @@ async def test_a_flood_of_messages_is_refused_beyond_the_rate_and_changes_nothin
     try:
         await a.next()
         version, _ = await snapshot(table_id)
-        for _ in range(consumers.RATE_BURST):
+        for _ in range(settings.TABLE_SOCKET_BURST):
             await send(a, {"command": "snapshot"})
             assert 'data-error-code="' not in await a.next()
         # Past the burst even a well-formed action is refused before it is read: nothing changes.
         await send(a, {"action": "0:pass", "version": version})
         assert 'data-error-code="too_fast"' in await a.next()
         assert (await snapshot(table_id))[0] == version
-        clock[0] += 1.0  # a second later there is room for RATE_PER_SECOND more
-        for _ in range(int(consumers.RATE_PER_SECOND)):
+        clock[0] += 1.0  # a second later there is room for TABLE_SOCKET_RATE more
+        for _ in range(int(settings.TABLE_SOCKET_RATE)):
             await send(a, {"command": "snapshot"})
             assert 'data-error-code="' not in await a.next()
         await send(a, {"command": "snapshot"})
