@@ -27,8 +27,15 @@ def cluster(tmp_path_factory) -> Cluster:
     """Two daphne processes (each running the game clock) against a fresh database."""
     log_dir = tmp_path_factory.mktemp("daphne-logs")
     # Presence rounds every half second, a seat stale after two: test_presence.py sees a dead
-    # process's seats swept in seconds.
-    extra_env = {"GAME_CLOCK_INTERVAL": "0.05", "PRESENCE_HEARTBEAT": "0.5", "PRESENCE_STALE": "2"}
+    # process's seats swept in seconds. The scripted players answer at machine speed, far past the
+    # per-socket rate limit meant for people (tested in tests/games/test_consumers.py).
+    extra_env = {
+        "GAME_CLOCK_INTERVAL": "0.05",
+        "PRESENCE_HEARTBEAT": "0.5",
+        "PRESENCE_STALE": "2",
+        "TABLE_SOCKET_BURST": "1000000",
+        "TABLE_SOCKET_RATE": "1000000",
+    }
     cluster = Cluster.create(size=2, log_dir=log_dir, extra_env=extra_env)
     cluster.database.query(AUDIT_SQL)
     yield cluster
