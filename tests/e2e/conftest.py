@@ -61,6 +61,10 @@ def server_url(tmp_path_factory):
         "GAME_CLOCK_ENABLED": "1",
         "GAME_CLOCK_INTERVAL": "0.05",
         "DJANGO_DEBUG": "1",
+        # The browser is driven at machine speed against bots with no think delay: past the
+        # per-socket rate limit meant for people (tested in tests/games/test_consumers.py).
+        "TABLE_SOCKET_BURST": "1000000",
+        "TABLE_SOCKET_RATE": "1000000",
     }
     env.pop("REDIS_URL", None)
     python = sys.executable
