@@ -23,6 +23,13 @@ from django.utils.timezone import template_localtime
 from games.templatetags.mahjong import hand_tiles, tile, tile_back
 
 
+def _small_tiles_zone(out: list[str], zone: str, tiles) -> None:
+    """`<div class="zone" data-zone="zone">` and the tiles, small, as the seat block's template has it."""
+    out.append(f'<div class="{zone}" data-zone="{zone}">')
+    out.extend(tile(t, "small") for t in tiles)
+    out.append("</div>")
+
+
 def _text(value) -> str:
     """`{{ value }}` under `{% localize off %}` for the kinds of values these fragments show. A plain
     string goes straight to `html.escape`, which is all `django.utils.html.escape` does with it (its
@@ -75,9 +82,7 @@ def seat_block(s, state: bool) -> str:
     if state:
         out.append('\n  <div class="seat-body">\n    ')
         if s.flowers:
-            out.append('<div class="flowers" data-zone="flowers">')
-            out.extend(tile(t, "small") for t in s.flowers)
-            out.append("</div>")
+            _small_tiles_zone(out, "flowers", s.flowers)
         out.append("\n    ")
         if s.melds:
             out.append('<div class="melds" data-zone="melds">')
@@ -94,9 +99,7 @@ def seat_block(s, state: bool) -> str:
             )
         out.append("\n    ")
         if s.revealed:
-            out.append('<div class="revealed" data-zone="revealed">')
-            out.extend(tile(t, "small") for t in s.revealed)
-            out.append("</div>")
+            _small_tiles_zone(out, "revealed", s.revealed)
         out.append('\n    <div class="river" data-zone="river">')
         river = s.river
         last = len(river) - 1
