@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -25,8 +24,6 @@ from games.services import clock_tick, sweep_stale_presence, vouch_for
 log = logging.getLogger(__name__)
 
 _task: asyncio.Task | None = None
-# The (table id, user id) of every signed-in socket open in this process (set by games.consumers).
-live_seats: Callable[[], set[tuple[int, int]]] = set
 
 
 def ensure_started() -> bool:
@@ -62,6 +59,8 @@ async def run_forever() -> None:
 
 async def presence_round() -> tuple[int, int]:
     """Vouch for this process's sockets, then sweep the seats nobody vouches for; (vouched, swept)."""
-    vouched = await database_sync_to_async(vouch_for)(live_seats())
+    from games.consumers import live_seat_pairs  # the sockets' module imports this one
+
+    vouched = await database_sync_to_async(vouch_for)(live_seat_pairs())
     swept = await database_sync_to_async(sweep_stale_presence)()
     return vouched, swept

@@ -176,9 +176,6 @@ def live_seat_pairs() -> set[tuple[int, int]]:
     }
 
 
-clock.live_seats = live_seat_pairs
-
-
 def update_hub(layer) -> _UpdateHub:
     """The running event loop's hub (a test run has one loop per test)."""
     loop = asyncio.get_running_loop()
