@@ -48,7 +48,7 @@ def _p99_ms(times: list[float]) -> float:
     return times[min(len(times) - 1, int(len(times) * 0.99))] * 1000 if times else 0.0
 
 
-def _match(hands: int, seed: str, strong: str, weak: str) -> tuple[float, float]:
+def match(hands: int, seed: str, strong: str, weak: str) -> tuple[float, float]:
     strong_times: list[float] = []
     factory = type(get_bot(strong))
     register(strong, lambda: _Timed(factory(), strong_times))
@@ -74,7 +74,7 @@ def _match(hands: int, seed: str, strong: str, weak: str) -> tuple[float, float]
     return ratio, a["avg_gain"]
 
 
-def _across(strong: str, weak: str, results: list[tuple[float, float]]) -> None:
+def across(strong: str, weak: str, results: list[tuple[float, float]]) -> None:
     """One line over all seeds: a target met on some seeds only is not met."""
     ratios = [r for r, _ in results]
     gains = [g for _, g in results]
@@ -109,14 +109,14 @@ def main() -> int:
     results: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for seed in seeds:
         if args.only in (None, "normal"):
-            results.setdefault(("normal", "easy"), []).append(_match(args.hands, seed, "normal", "easy"))
+            results.setdefault(("normal", "easy"), []).append(match(args.hands, seed, "normal", "easy"))
         if args.only in (None, "hard"):
-            results.setdefault(("hard", "normal"), []).append(_match(args.hands, seed, "hard", "normal"))
+            results.setdefault(("hard", "normal"), []).append(match(args.hands, seed, "hard", "normal"))
         if args.only in (None, "speed"):
             _speed(max(1, args.hands // 4), seed)
     if len(seeds) > 1:
         for (strong, weak), rows in results.items():
-            _across(strong, weak, rows)
+            across(strong, weak, rows)
     return 0
 
 
