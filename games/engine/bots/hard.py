@@ -65,6 +65,16 @@ A third round (2026-11-29, experiments only, not kept):
   `normal` 1.54 and 1.45× (C, D: 1.44, 1.53). Both bots sit near the same ceiling against the
   weakest table, so the two targets together (normal ≥ 1.5× easy, hard ≥ 1.5× normal) would need a
   bot about 2.25× easy: far beyond anything measured here, with or without hidden information.
+
+A fourth round (2026-11-29) put a number on the ceiling, kept as `bench/bots_ceiling.py`: its
+`sighted` bot is this bot reading every opponent's concealed tiles, never dealing in when another
+discard exists and counting only the copies that can reach it. Against three `normal` it wins
+1.33, 1.37, 1.43, 1.25× a normal seat's rate (A-D, 4000 hands; each cheat alone about 1.2×);
+against three `easy`, 1.97, 2.02, 1.93, 1.86×. So no bot that reads the table better than this
+one can reach 1.5× `normal`; against `easy` the room is there, but the fair approximations tried
+(a tile in a threat's own river counted as safe, at one to three times the caution; group reads
+of which copies stay in opponents' hands, four weightings; claim and caution settings, seven
+variants) all stayed at `normal`'s 1.46-1.55 (A-D, 2000 hands each).
 """
 
 from __future__ import annotations
