@@ -36,7 +36,9 @@ def _export(tmp_path, *, tamper: bool = False):
     return path, state
 
 
-def test_imported_hand_replays_with_keys_and_checks_its_hash(page: Page, server_url: str, tmp_path, results_dir):
+def test_imported_hand_replays_with_keys_and_checks_its_hash(
+    page: Page, server_url: str, tmp_path, results_dir
+):
     path, state = _export(tmp_path)
     page.goto(f"{server_url}/history/replay/import/")
     page.set_input_files("input[name=file]", str(path))
