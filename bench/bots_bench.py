@@ -95,17 +95,23 @@ def _speed(hands: int, seed: str) -> None:
     )
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_run(parser: argparse.ArgumentParser, default_seed: str) -> tuple[argparse.Namespace, list[str]]:
+    """Adds `--hands` and `--seed` (comma-separated) to `parser`, parses, and checks them."""
     parser.add_argument("--hands", type=int, default=4000)
-    parser.add_argument("--seed", default="bots-bench")
-    parser.add_argument("--only", choices=("normal", "hard", "speed"), help="run one of the three")
+    parser.add_argument("--seed", default=default_seed)
     args = parser.parse_args()
     if args.hands < 1:
         parser.error("--hands must be positive")
     seeds = [seed for seed in args.seed.split(",") if seed]
     if not seeds:
         parser.error("--seed needs at least one non-empty seed")
+    return args, seeds
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=("normal", "hard", "speed"), help="run one of the three")
+    args, seeds = parse_run(parser, "bots-bench")
     results: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for seed in seeds:
         if args.only in (None, "normal"):

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bots_bench import across, match  # noqa: E402
+from bots_bench import across, match, parse_run  # noqa: E402
 
 from games.engine.actions import Action  # noqa: E402
 from games.engine.bots import evaluate as ev  # noqa: E402
@@ -84,15 +84,8 @@ class SightedBot(HardBot):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=4000)
-    parser.add_argument("--seed", default="bots-ceiling")
     parser.add_argument("--against", choices=("normal", "easy", "both"), default="both")
-    args = parser.parse_args()
-    if args.hands < 1:
-        parser.error("--hands must be positive")
-    seeds = [seed for seed in args.seed.split(",") if seed]
-    if not seeds:
-        parser.error("--seed needs at least one non-empty seed")
+    args, seeds = parse_run(parser, "bots-ceiling")
     register(SightedBot.level, SightedBot)
     weak_levels = ("normal", "easy") if args.against == "both" else (args.against,)
     for weak in weak_levels:
