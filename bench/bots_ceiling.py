@@ -36,13 +36,6 @@ from games.engine.bots.normal import Position  # noqa: E402
 from games.engine.tiles import N_KINDS  # noqa: E402
 
 
-def _open_plans_of(state, seat: int) -> list[int]:
-    melds = state.melds[seat]
-    if not melds:
-        return list(ev.ALL_PLANS_OPEN)
-    return ev.open_plans(ev.MeldShape(m.tiles[0], m.kind == "chow") for m in melds)
-
-
 def reachable_copies(state, me: int, unseen: list[int]) -> list[float]:
     """`unseen`, less the copies an opponent holds and keeps (their closest plans use the kind)."""
     live = [float(n) for n in unseen]
@@ -50,7 +43,7 @@ def reachable_copies(state, me: int, unseen: list[int]) -> list[float]:
         if other == me:
             continue
         counts = state.counts[other]
-        plans = _open_plans_of(state, other)
+        plans = Position(state, other).plans
         closest = ev.closest_plans(counts, plans)[1] if plans else []
         for kind in range(N_KINDS):
             if counts[kind] and any(ev.plan_uses(plan, kind) for plan in closest):
