@@ -17,11 +17,12 @@ def test_normal_beats_easy():
     assert normal["deal_in_rate"] < easy["deal_in_rate"]
 
 
-def test_hard_plays_whole_hands_against_normal():
-    # hard's edge over normal is within the noise of a run this small (see the bench): only check
-    # that it plays a full run legally and that the table stays zero-sum.
-    summary = simulate(100, "bots-direction-2", ["hard", "normal", "normal", "normal"])
-    rows = summary["per_level"]
-    assert rows["hard"]["seat_hands"] == 100 and rows["normal"]["seat_hands"] == 300
-    total = rows["hard"]["avg_gain"] * 100 + rows["normal"]["avg_gain"] * 300
-    assert abs(total) < 1
+def test_hard_beats_normal():
+    # hard's edge is small (about 1.08× a normal seat's win rate over 4000 hands, see the bench), so
+    # this run is larger than the one above. (`simulate` itself stops on a hand that is not zero-sum.)
+    hands = 1000
+    summary = simulate(hands, "bots-direction-2", ["hard", "normal", "normal", "normal"])
+    hard, normal = summary["per_level"]["hard"], summary["per_level"]["normal"]
+    assert hard["seat_hands"] == hands and normal["seat_hands"] == 3 * hands
+    assert hard["win_rate"] > normal["win_rate"]
+    assert hard["avg_gain"] > 0
