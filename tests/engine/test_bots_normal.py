@@ -68,6 +68,15 @@ def test_chows_in_its_plan_suit(bot):
     assert bot.choose(state, 1) == Action("chow", 1, t("1m"))
 
 
+def test_of_equally_close_chows_takes_the_one_that_leaves_the_better_hand(bot):
+    # 7s chows with 56s or with 89s, one step closer either way; with 89s the hand keeps 12s and the
+    # open-ended 56s (waiting on 3s, 4s, 7s) rather than 12s and the edge 89s (3s, 7s).
+    state = after_dealer_discards("125689s111z55z9m1p", "7s")
+    chows = {a.tile for a in state.legal_actions(1) if a.kind == "chow"}
+    assert {t("5s"), t("7s")} <= chows
+    assert bot.choose(state, 1) == Action("chow", 1, t("7s"))
+
+
 def test_does_not_chow_outside_its_plan_suit(bot):
     state = after_dealer_discards("13m456m789m11z56p9s", "4p")
     assert "chow" in kinds(state, 1)

@@ -15,7 +15,8 @@ while its own hand is still far from ready; otherwise it discards purely for spe
   that keeps a richer or second plan alive wins, and the junk shortcut is not taken.
 
 Measured against three `normal` bots (`bench/bots_bench.py --only hard --hands 4000 --seed
-A,B,C,D`, seats rotating): win rate 1.06-1.10 × a normal seat's, gain per hand -0.12 to +0.18.
+A,B,C,D,E,F`, seats rotating): win rate 1.00-1.10 × a normal seat's (mean 1.06), gain per hand
+-0.01 on average (-0.41 on the worst seed).
 Everything tried to go further, and the ceiling even a bot that sees the opponents' tiles reaches
 (`bench/bots_ceiling.py`, about 1.35×), is in `STRENGTH.md` next to this file.
 """

@@ -8,8 +8,10 @@ Each decision reads the bot's own tiles and public information only (`Position`)
   how far the bot is from ready: a ready hand pushes, a far hand folds against a visible threat.
   With no threat on the table, a tile no closest plan can use is discarded without ranking.
 - Claims: a pong, kong or chow is taken only if it brings the hand closer under a plan it leaves
-  open (a chow keeps only the chow's suit; a pong of a second suit keeps only 碰碰胡). Wins and
-  robbed kongs are always taken: passing one is 漏胡. A tile no closest plan uses is passed at once.
+  open (a chow keeps only the chow's suit; a pong of a second suit keeps only 碰碰胡); of several
+  that bring it equally close, the one whose best discard afterwards keeps the most useful tiles.
+  Wins and robbed kongs are always taken: passing one is 漏胡. A tile no closest plan uses is passed
+  at once.
 - Kongs on the bot's own turn: taken when they do not set the hand back.
 """
 
@@ -247,23 +249,45 @@ class NormalBot:
             # A pong or chow of a tile no closest plan uses cannot bring the hand closer: a claimed
             # tile gains at most one step, under a plan already a step farther away.
             return kinds["pass"][0]
-        best: tuple[int, int, Action] | None = None
+        progress: list[tuple[int, int, Action]] = []
         for rank, kind in enumerate(("exposed_kong", "pong", "chow")):
             for action in kinds.get(kind, ()):
                 after = self.after_claim(pos, action, tile)
                 # A kong draws a replacement, so no worse than now is progress (and earns 花).
-                ok = after <= before if kind == "exposed_kong" else after < before
-                if ok and (best is None or (after, rank) < best[:2]):
-                    best = (after, rank, action)
-        if best is None:
+                if after <= before if kind == "exposed_kong" else after < before:
+                    progress.append((after, rank, action))
+        if not progress:
             return kinds["pass"][0]
-        return best[2]
+        closest, rank, action = min(progress, key=lambda p: p[:2])
+        tied = [p[2] for p in progress if p[0] == closest and p[1] > 0]
+        if rank == 0 or len(tied) < 2:
+            return action
+        # Several pongs / chows bring the hand equally close (say 7s with 56s or with 89s): take the
+        # one that leaves the better hand, by the useful tiles of the best discard after it.
+        return min(tied, key=lambda a: self.claim_outlook(pos, a, tile))
+
+    def claim_outlook(self, pos: Position, action: Action, tile: int) -> tuple[int, float, int]:
+        """(distance, minus the useful-tile score of the best discard, pong before chow) after
+        taking `action`: lower is better."""
+        shape, remove = _claimed(action, tile)
+        counts = list(pos.counts)
+        for t, n in remove.items():
+            counts[t] -= n
+        plans = ev.open_plans(pos.shapes + [shape])
+        if not plans:
+            return (99, 0.0, 0)
+        best = ev.DiscardPlanner(counts, plans, pos.unseen, self.reach).rank(claims=self.claim_reach)[0]
+        return (best.shanten, -best.score, 0 if action.kind == "pong" else 1)
 
     @staticmethod
     def after_claim(pos: Position, action: Action, tile: int) -> int:
-        if action.kind == "chow":
-            start = action.tile
-            remove = {t: 1 for t in (start, start + 1, start + 2) if t != tile}
-            return pos.distance_after(remove, ev.MeldShape(start, True))
-        n = 3 if action.kind == "exposed_kong" else 2
-        return pos.distance_after({tile: n}, ev.MeldShape(tile, False))
+        shape, remove = _claimed(action, tile)
+        return pos.distance_after(remove, shape)
+
+
+def _claimed(action: Action, tile: int) -> tuple[ev.MeldShape, dict[int, int]]:
+    """The meld a claim of `tile` declares, and the tiles it takes out of the hand."""
+    if action.kind == "chow":
+        start = action.tile
+        return ev.MeldShape(start, True), {t: 1 for t in (start, start + 1, start + 2) if t != tile}
+    return ev.MeldShape(tile, False), {tile: 3 if action.kind == "exposed_kong" else 2}
