@@ -258,8 +258,8 @@ class NormalBot:
                     progress.append((after, rank, action))
         if not progress:
             return kinds["pass"][0]
-        closest, rank, action = min(progress, key=lambda p: p[:2])
-        tied = [p[2] for p in progress if p[0] == closest and p[1] > 0]
+        after, rank, action = min(progress, key=lambda p: p[:2])
+        tied = [p[2] for p in progress if p[0] == after and p[1] > 0]
         if rank == 0 or len(tied) < 2:
             return action
         # Several pongs / chows bring the hand equally close (say 7s with 56s or with 89s): take the
