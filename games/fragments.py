@@ -30,6 +30,14 @@ def _small_tiles_zone(out: list[str], zone: str, tiles) -> None:
     out.append("</div>")
 
 
+def _action_form(form_class: str, action: str, version) -> str:
+    """The opening of a form that sends a game action over the socket, with the version it answers."""
+    return (
+        f'<form ws-send class="{form_class}"><input type="hidden" name="action" value="{_text(action)}">'
+        f'<input type="hidden" name="version" value="{_text(version)}">'
+    )
+
+
 def _text(value) -> str:
     """`{{ value }}` under `{% localize off %}` for the kinds of values these fragments show. A plain
     string goes straight to `html.escape`, which is all `django.utils.html.escape` does with it (its
@@ -204,10 +212,8 @@ def controls(ctx: dict) -> str:
             out.append('<span class="drawn-gap"></span>')
             if drawn in discards:
                 out.append(
-                    f'<form ws-send class="tile-form"><input type="hidden" name="action" '
-                    f'value="{_text(viewer)}:discard:{_text(drawn)}"><input type="hidden" name="version" '
-                    f'value="{version}"><button type="submit" class="tile-btn drawn" data-testid="discard-drawn" '
-                    f'title="摸到 Drawn">{tile(drawn)}</button></form>'
+                    f'{_action_form("tile-form", f"{viewer}:discard:{drawn}", ctx["version"])}<button type="submit" '
+                    f'class="tile-btn drawn" data-testid="discard-drawn" title="摸到 Drawn">{tile(drawn)}</button></form>'
                 )
             else:
                 out.append(tile(drawn, "drawn"))
@@ -217,8 +223,7 @@ def controls(ctx: dict) -> str:
             out.append('\n  <div class="choices" data-zone="choices">\n    ')
             for b in buttons:
                 out.append(
-                    f'<form ws-send class="choice-form"><input type="hidden" name="action" value="{_text(b.action)}">'
-                    f'<input type="hidden" name="version" value="{version}"><button type="submit" '
+                    f'{_action_form("choice-form", b.action, ctx["version"])}<button type="submit" '
                     f'class="choice choice-{_text(b.kind)}" data-testid="choice-{_text(b.kind)}">'
                     f"{_text(b.label_zh)} <small>{_text(b.label_en)}</small>"
                 )
