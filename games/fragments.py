@@ -96,7 +96,10 @@ def seat_block(s, state: bool) -> str:
             out.append('<div class="melds" data-zone="melds">')
             for m in s.melds:
                 out.append(f'<span class="meld meld-{_text(m.kind)}" title="{_text(m.label)}">')
-                out.extend(tile(t, "small turned" if turned else "small") for t, turned in m.tile_items)
+                out.extend(
+                    tile_back("small") if t is None else tile(t, "small turned" if turned else "small")
+                    for t, turned in m.tile_items
+                )
                 out.append("</span>")
             out.append("</div>")
         out.append("\n    ")

@@ -46,9 +46,14 @@ class MeldView:
     claimed: str | None
     from_seat: int | None
 
+    face_down: int = 0  # a concealed kong seen by someone else before the hand ends: backs only
+
     @property
-    def tile_items(self) -> list[tuple[str, bool]]:
-        """(tile, turned) pairs: the claimed tile is drawn turned, once."""
+    def tile_items(self) -> list[tuple[str | None, bool]]:
+        """(tile, turned) pairs: the claimed tile is drawn turned, once; (None, False) for a tile
+        lying face down."""
+        if self.face_down:
+            return [(None, False)] * self.face_down
         items, turned = [], False
         for tile in self.tiles:
             mark = not turned and tile == self.claimed
@@ -110,7 +115,8 @@ def _seat_name(seat: Seat) -> str:
 def _meld(data: dict) -> MeldView:
     tiles = [format_tiles([c]) for c in parse_tiles(data.get("tiles", ""))]
     kind = data.get("kind", "")
-    return MeldView(kind, MELD_KIND_NAMES.get(kind, kind), tiles, data.get("claimed"), data.get("from"))
+    label = MELD_KIND_NAMES.get(kind, kind)
+    return MeldView(kind, label, tiles, data.get("claimed"), data.get("from"), data.get("face_down", 0))
 
 
 def _choices(legal: list[str]) -> tuple[set[str], list[Choice]]:
@@ -229,7 +235,13 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         }
     )
     public = shared.public_seats(view)
-    ctx["seat_html"] = {v.position: _seat_html(v, True, shared, public[v.index][1]) for v in views}
+    keys = [key for _, key in public]
+    own_melds = view.get("own_melds")
+    if viewer is not None and own_melds is not None and own_melds != view["seats"][viewer]["melds"]:
+        # The viewer's own concealed kongs face up, in their block only: memoised on all its inputs.
+        views[viewer].melds = [_meld(m) for m in own_melds]
+        keys[viewer] = None
+    ctx["seat_html"] = {v.position: _seat_html(v, True, shared, keys[v.index]) for v in views}
     return ctx
 
 

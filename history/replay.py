@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from games.engine.actions import Action, RuleError
 from games.engine.rules import Rules
 from games.engine.state import GameState
-from games.engine.tiles import code_to_str, parse_tiles
+from games.engine.tiles import code_to_str
 from games.engine.verify import HandExport, VerifyFailed, verify_export
 from games.names import ACTIONS, PATTERNS, PHASES, WIN_KINDS, WINDS, pair
 
@@ -182,9 +182,9 @@ def frame_at(source: ReplaySource, step: int) -> Frame:
                 is_dealer=s == export.dealer,
                 hand=[code_to_str(t) for t in tiles],
                 drawn=None if drawn is None else code_to_str(drawn),
+                # Every hand is open in a replay, concealed kongs too (the spectator view hides them).
                 melds=[
-                    {**m, "tile_list": [code_to_str(t) for t in parse_tiles(m["tiles"])]}
-                    for m in info["melds"]
+                    {**m.to_json(), "tile_list": [code_to_str(t) for t in m.tiles]} for m in state.melds[s]
                 ],
                 flowers=info["flowers"],
                 river=info["river"],

@@ -53,6 +53,14 @@ class RiverTile:
         return {"tile": code_to_str(self.tile), "claimed": self.claimed}
 
 
+def _public_meld(meld: Meld, ended: bool) -> dict:
+    """A meld as everyone sees it: a concealed kong (暗杠) lies face down, only its size shown, until
+    the hand ends (摊牌, rules §4)."""
+    if meld.kind == "kong_concealed" and not ended:
+        return {"kind": meld.kind, "face_down": len(meld.tiles)}
+    return meld.to_json()
+
+
 def _tiles_json(codes) -> list[str]:
     return [code_to_str(c) for c in codes]
 
@@ -756,7 +764,7 @@ class GameState:
                 "seat": s,
                 "wind": code_to_str(WINDS[(s - self.dealer) % 4]),
                 "flowers": _tiles_json(self.flowers[s]),
-                "melds": [m.to_json() for m in self.melds[s]],
+                "melds": [_public_meld(m, ended) for m in self.melds[s]],
                 "river": [r.to_json() for r in self.rivers[s]],
                 "concealed_count": sum(self.counts[s]),
             }
@@ -791,6 +799,8 @@ class GameState:
             out["legal_actions"] = [str(a) for a in self.legal_actions(seat)]
             out["waits"] = _tiles_json(self.winning_tiles(seat)) if not ended else []
             out["missed"] = _tiles_json(sorted(self.missed[seat]))
+            # The seat's own melds face up: `seats` shows its concealed kongs face down, as to everyone.
+            out["own_melds"] = [m.to_json() for m in self.melds[seat]]
         if ended:
             out["result"] = self.result.to_json()
             out["reveal"] = self.reveal()

@@ -90,9 +90,15 @@ def states_by_version(table_id: int) -> dict[int, tuple[GameState, str, str]]:
     return out
 
 
-def public_tiles(state: GameState, seat: int) -> Counter:
+def public_tiles(state: GameState, seat: int, viewer: int | None) -> Counter:
+    """A seat's river, flowers and melds; a concealed kong (暗杠) only to its owner (rules §4)."""
     tiles = Counter(code_to_str(r.tile) for r in state.rivers[seat])
-    tiles.update(code_to_str(c) for m in state.melds[seat] for c in m.tiles)
+    tiles.update(
+        code_to_str(c)
+        for m in state.melds[seat]
+        if m.kind != "kong_concealed" or seat == viewer
+        for c in m.tiles
+    )
     tiles.update(code_to_str(c) for c in state.flowers[seat])
     return tiles
 
@@ -130,7 +136,7 @@ def check_frame(frame: str, viewer: int | None, known: dict) -> bool:
             (c for (z, s), c in by_zone.items() if s == seat and z in {"river", "melds", "flowers"}),
             Counter(),
         )
-        assert shown == public_tiles(state, seat), f"seat {seat} public tiles differ"
+        assert shown == public_tiles(state, seat, viewer), f"seat {seat} public tiles differ"
     if viewer is not None:
         assert by_zone.get(("hand", viewer)) == concealed(state, viewer)
     else:
