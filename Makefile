@@ -21,6 +21,7 @@ run: setup
 
 test: setup
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-logo
 	$(BIN)/python manage.py makemigrations --check --dry-run >/dev/null
 	$(BIN)/python -m pytest -q
 	bash scripts/multiprocess.sh

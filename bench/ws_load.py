@@ -16,6 +16,11 @@ Printed: actions per second, the latency from sending an action to the LAST of t
 clients receiving the update that carries it (p50/p95/p99/max), errors (refusals, lost sockets,
 updates not seen within --patience seconds), the server processes' memory (RSS) and CPU, and the
 load generator's own CPU (it shares the machine). Needs PostgreSQL and Redis (scripts/services.sh).
+
+`--spectators N` adds N anonymous watching sockets per table (they read every frame; the latency is
+still the four players'). `--compare REV` checks REV out into a temporary git worktree and runs this
+benchmark there and here alternately (`--repeat` times each, same arguments), then prints both
+sides' p95 and server CPU per action: a side-by-side figure on a shared host.
 """
 
 from __future__ import annotations
@@ -69,6 +74,7 @@ class Stats:
     lost_sockets: int = 0
     unseen: int = 0
     frames: int = 0
+    spectator_frames: int = 0
 
     @property
     def errors(self) -> int:
@@ -120,6 +126,24 @@ class Player:
 
     async def send(self, message: dict) -> None:
         await self.ws.send(json.dumps(message))
+
+
+class Spectator:
+    """One anonymous watcher's websocket: reads and counts frames."""
+
+    def __init__(self, url: str, origin: str) -> None:
+        self.url, self.origin = url, origin
+        self.ws = None
+
+    async def connect(self) -> None:
+        self.ws = await websockets.connect(
+            self.url, origin=self.origin, open_timeout=60, max_size=2**22, ping_interval=None
+        )
+
+    async def read(self, stats: Stats) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for _ in self.ws:
+                stats.spectator_frames += 1
 
 
 class Table:
@@ -231,8 +255,23 @@ async def run_load(cluster: Cluster, seeded: dict, args: argparse.Namespace) -> 
             while player.version < 0:
                 player.table.changed.clear()
                 await asyncio.wait_for(player.table.changed.wait(), timeout=60)
+    watchers = []
+    for table in tables:
+        server = servers[table.table_id % len(servers)]
+        watchers += [
+            Spectator(f"{server.ws_url}/ws/table/{table.table_id}/", server.http_url)
+            for _ in range(args.spectators)
+        ]
+    for batch in range(0, len(watchers), CONNECT_BATCH):
+        group = watchers[batch : batch + CONNECT_BATCH]
+        await asyncio.gather(*(w.connect() for w in group))
+        readers += [asyncio.create_task(w.read(stats)) for w in group]
     connect_seconds = time.monotonic() - started
-    print(f"connected {len(players)} websockets in {connect_seconds:.1f}s; starting the tables", flush=True)
+    print(
+        f"connected {len(players)} player and {len(watchers)} spectator websockets in {connect_seconds:.1f}s;"
+        " starting the tables",
+        flush=True,
+    )
 
     await asyncio.to_thread(
         cluster.seed,
@@ -265,7 +304,7 @@ async def run_load(cluster: Cluster, seeded: dict, args: argparse.Namespace) -> 
 
     for table in tables:
         table.closing = True
-    await asyncio.gather(*(p.ws.close() for p in players), return_exceptions=True)
+    await asyncio.gather(*(p.ws.close() for p in [*players, *watchers]), return_exceptions=True)
     await asyncio.gather(*readers, return_exceptions=True)
     return {
         "stats": stats,
@@ -281,7 +320,8 @@ def report(args: argparse.Namespace, result: dict) -> None:
     stats: Stats = result["stats"]
     ms = [x * 1000 for x in stats.latencies]
     print(
-        f"\nws_load: {args.tables} tables x 4 clients, {args.processes} daphne process(es) "
+        f"\nws_load: {args.tables} tables x 4 clients + {args.spectators} spectators, "
+        f"{args.processes} daphne process(es) "
         f"(sockets routed by {args.route}), "
         f"one action per table every {args.pace:g}s, {result['elapsed']:.0f}s measured"
     )
@@ -328,9 +368,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--env", action="append", default=[], metavar="NAME=VALUE", help="extra environment for the servers"
     )
+    parser.add_argument("--spectators", type=int, default=0, help="anonymous watching sockets per table")
+    parser.add_argument("--compare", metavar="REV", help="run here and at git revision REV alternately")
+    parser.add_argument("--repeat", type=int, default=2, help="runs per side with --compare")
     args = parser.parse_args(argv)
     if args.tables < 1 or args.processes < 1 or args.pace <= 0 or args.duration <= 0:
         parser.error("--tables, --processes, --pace and --duration must be positive")
+    if args.compare:
+        return compare(args, sys.argv[1:] if argv is None else argv)
     random.seed(args.seed)
 
     log_dir = Path(os.environ.get("WS_LOAD_LOG_DIR", "/tmp/ws_load_logs"))
@@ -340,6 +385,9 @@ def main(argv: list[str] | None = None) -> int:
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_SECURE_SSL_REDIRECT": "0",
         "DJANGO_LOG_LEVEL": "ERROR",
+        # Every scripted client connects from this machine's one address.
+        "SOCKETS_PER_ADDRESS": "0",
+        "SPECTATORS_PER_TABLE": str(max(200, args.spectators)),
     }
     for item in args.env:
         name, sep, value = item.partition("=")
@@ -362,6 +410,62 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         cluster.close()
     report(args, result)
+    return 0
+
+
+FIGURES_RE = re.compile(r"p95 ([0-9.]+).*?server CPU\s+([0-9.]+) ms per action", re.S)
+
+
+def _without_compare(argv: list[str]) -> list[str]:
+    out, skip = [], False
+    for item in argv:
+        if skip:
+            skip = False
+        elif item in ("--compare", "--repeat"):
+            skip = True
+        elif not item.startswith(("--compare=", "--repeat=")):
+            out.append(item)
+    return out
+
+
+def compare(args: argparse.Namespace, argv: list[str]) -> int:
+    """Run this checkout and REV alternately (here, REV, REV, here, ...) with the same arguments."""
+    import subprocess
+    import tempfile
+
+    rev = subprocess.run(
+        ["git", "rev-parse", "--short", args.compare], cwd=REPO, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    other = Path(tempfile.gettempdir()) / f"ws_load_{rev}"
+    if not other.exists():
+        subprocess.run(["git", "worktree", "add", "--detach", str(other), rev], cwd=REPO, check=True)
+    rest = _without_compare(argv)
+    sides = {"here": REPO, rev: other}
+    figures: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
+    order = []
+    for i in range(args.repeat):
+        pair = ["here", rev] if i % 2 == 0 else [rev, "here"]
+        order += pair
+    for name in order:
+        print(f"--- {name}: {sides[name]}", flush=True)
+        run = subprocess.run(
+            [sys.executable, str(sides[name] / "bench" / "ws_load.py"), *rest],
+            cwd=sides[name],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(sides[name])},
+        )
+        print(run.stdout[-900:], run.stderr[-600:] if run.returncode else "", flush=True)
+        found = FIGURES_RE.search(run.stdout)
+        if found:
+            figures[name].append((float(found.group(1)), float(found.group(2))))
+    print(f"\ncompare ({' '.join(rest)}), runs in the order {', '.join(order)}:")
+    for name, runs in figures.items():
+        if runs:
+            p95 = statistics.median(r[0] for r in runs)
+            cpu = statistics.median(r[1] for r in runs)
+            each = "; ".join(f"p95 {a:.1f} ms, {b:.1f} ms CPU/action" for a, b in runs)
+            print(f"  {name:<8} median p95 {p95:.1f} ms, median server CPU {cpu:.2f} ms per action  ({each})")
     return 0
 
 

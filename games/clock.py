@@ -3,8 +3,10 @@
 Timers are rows, not sleeps (DESIGN.md §3): each Table stores its next `deadline`; the loop asks
 `services.clock_tick` every `GAME_CLOCK_INTERVAL` seconds, which takes due tables with
 `select_for_update(skip_locked=True)`, so any number of processes can run it and each event fires once.
-The loop is started by the first websocket that connects to this process (`ensure_started`), and not at
-all when `settings.GAME_CLOCK_ENABLED` is False (tests call `clock_tick` themselves).
+A server process starts its loop when its event loop starts (`start_with_server`, called by
+`shmj_site/asgi.py`), not with the first socket, so bots and timeouts run after a restart before anyone
+connects; `manage.py run_clock` runs the same loop as a worker of its own. Neither runs when
+`settings.GAME_CLOCK_ENABLED` is False (tests call `clock_tick` themselves).
 
 Every `PRESENCE_HEARTBEAT` seconds the loop also runs a presence round (`presence_round`): it vouches
 for the seats of this process's open sockets and sweeps the seats no live process vouches for any
@@ -15,10 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from games.live.hub import live_seat_pairs
 from games.services import clock_tick, sweep_stale_presence, vouch_for
 
 log = logging.getLogger(__name__)
@@ -37,13 +41,32 @@ def ensure_started() -> bool:
     return True
 
 
-async def run_forever() -> None:
+def start_with_server() -> bool:
+    """Start the clock as soon as this server process's event loop runs (daphne runs it under
+    Twisted's asyncio reactor, installed before the application is imported). False when no such
+    server is starting (a test, a command importing the application)."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is None or not settings.GAME_CLOCK_ENABLED:
+        return False
+    from twisted.internet import asyncioreactor
+
+    if not isinstance(reactor, asyncioreactor.AsyncioSelectorReactor):
+        return False
+    # Startup triggers fire before the asyncio loop itself runs: the first call of the loop starts it.
+    reactor.callWhenRunning(reactor.callLater, 0, lambda: ensure_started())
+    return True
+
+
+async def run_forever(ticks: int | None = None) -> None:
+    """Tick every `GAME_CLOCK_INTERVAL` seconds, forever (or `ticks` times: `run_clock --ticks`)."""
     tick = database_sync_to_async(clock_tick)
     interval = float(settings.GAME_CLOCK_INTERVAL)
     heartbeat = float(settings.PRESENCE_HEARTBEAT)
     loop = asyncio.get_running_loop()
     next_round = loop.time()
-    while True:
+    done = 0
+    while ticks is None or done < ticks:
+        done += 1
         try:
             await tick()
         except Exception:  # one bad tick must not stop every table's clock
@@ -59,8 +82,6 @@ async def run_forever() -> None:
 
 async def presence_round() -> tuple[int, int]:
     """Vouch for this process's sockets, then sweep the seats nobody vouches for; (vouched, swept)."""
-    from games.consumers import live_seat_pairs  # the sockets' module imports this one
-
     vouched = await database_sync_to_async(vouch_for)(live_seat_pairs())
     swept = await database_sync_to_async(sweep_stale_presence)()
     return vouched, swept

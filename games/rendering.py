@@ -24,7 +24,7 @@ from games.engine.bots import levels as bot_levels
 from games.engine.state import GameState
 from games.engine.tiles import format_tiles, parse_tiles
 from games.models import Room, Seat, Table
-from games.services import ServiceError, current_hand, load_state
+from games.services import ServiceError, broadcast, current_hand, load_state
 from games.services.stakes import room_stakes
 
 POSITIONS = ("bottom", "right", "top", "left")
@@ -359,6 +359,8 @@ def seed_version(table_id: int, version: int, state: GameState, hand_number: int
         _store_version(table_id, _VersionData(version, state.to_json(), state, hand_number))
 
 
+broadcast.on_saved_state(seed_version)
+
 _SCALARS = frozenset({str, int, bool, float, type(None)})
 
 
@@ -468,6 +470,10 @@ def table_created(table_id: int):
     """When the table was made (None: no such table): with its id, it names one table for good, even
     where a test database hands the same id out again."""
     return Table.objects.filter(pk=table_id).values_list("created", flat=True).first()
+
+
+def is_seated(table_id: int, user_id: int) -> bool:
+    return Seat.objects.filter(table_id=table_id, user_id=user_id).exists()
 
 
 def csrf_token_for(csrf_cookie: str | None) -> str:
@@ -618,12 +624,27 @@ def render_for_viewers(table_id: int, viewers: list[tuple], version: int | None 
     table, seats = _table_for_update(table_id, version, created)
     if table is None:
         return [(-1, "")] * len(viewers)
+    seated = {s.user_id for s in seats or () if s.user_id}
+    spectators: dict[bool, str] = {}
     frames = []
     for user, csrf_token in viewers:
-        ctx = table_context(table, user, seats)
-        ctx.update(oob=True, user=user, csrf_token=csrf_token)
-        frames.append((table.version, "".join([_render_part(part, ctx) for part in _PARTS])))
+        signed_in = user is not None and user.is_authenticated
+        if signed_in and user.pk in seated:
+            frames.append((table.version, _render_frame(table, user, seats, csrf_token)))
+            continue
+        # Everyone not seated sees the same frame (signed in or not): rendered once per version.
+        # Its forms carry no token of their own; htmx sends the page's (base.html's hx-headers).
+        html = spectators.get(signed_in)
+        if html is None:
+            html = spectators[signed_in] = _render_frame(table, user, seats, "NOTPROVIDED")
+        frames.append((table.version, html))
     return frames
+
+
+def _render_frame(table: Table, user, seats: list[Seat] | None, csrf_token: str) -> str:
+    ctx = table_context(table, user, seats)
+    ctx.update(oob=True, user=user, csrf_token=csrf_token)
+    return "".join([_render_part(part, ctx) for part in _PARTS])
 
 
 _PARTS = (

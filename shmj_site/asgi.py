@@ -21,6 +21,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games import clock  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -39,3 +40,4 @@ def _tune_garbage_collection() -> None:
 
 
 _tune_garbage_collection()
+clock.start_with_server()

@@ -164,9 +164,13 @@ GAME_CLOCK_INTERVAL = float(os.environ.get("GAME_CLOCK_INTERVAL", "0.25"))
 # has vouched for in PRESENCE_STALE seconds (its process died) counts as disconnected from then on.
 PRESENCE_HEARTBEAT = float(os.environ.get("PRESENCE_HEARTBEAT", "15"))
 PRESENCE_STALE = float(os.environ.get("PRESENCE_STALE", "60"))
-# Messages one table socket may send at once, and a second after that (games/consumers.py).
+# Messages one table socket may send at once, and a second after that (games/live/limits.py).
 TABLE_SOCKET_BURST = int(os.environ.get("TABLE_SOCKET_BURST", "30"))
 TABLE_SOCKET_RATE = float(os.environ.get("TABLE_SOCKET_RATE", "10"))
+# Table sockets one address may hold open in one process, and spectators (sockets of people not
+# seated) per table and process; 0 means no limit (games/live/limits.py).
+SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "32"))
+SPECTATORS_PER_TABLE = int(os.environ.get("SPECTATORS_PER_TABLE", "200"))
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import Callable
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -32,7 +33,31 @@ def table_updates_group(table_id: int) -> str:
     return f"table-{table_id}-updates"
 
 
+def user_group(user_id: int) -> str:
+    """One person's table sockets, in every process (closed on logout, password change or ban)."""
+    return f"user-{user_id}"
+
+
+def close_user_sockets(user_id: int) -> None:
+    """Tell every table socket of this user to close, now (`on_commit_close_user_sockets` inside a
+    transaction)."""
+    _send(user_group(user_id), {"type": "user.close"})
+
+
+def on_commit_close_user_sockets(user_id: int) -> None:
+    transaction.on_commit(lambda: close_user_sockets(user_id))
+
+
 _pending: set[asyncio.Task] = set()
+
+# Told of every state a service committed in this process, (table id, version, state, hand number):
+# the render cache registers here (games/rendering.py), so the services never import presentation.
+_saved_state_listeners: list[Callable[[int, int, GameState, int | None], None]] = []
+
+
+def on_saved_state(listener: Callable[[int, int, GameState, int | None], None]) -> None:
+    if listener not in _saved_state_listeners:
+        _saved_state_listeners.append(listener)
 
 
 def _send(group: str, message: dict) -> None:
@@ -88,16 +113,15 @@ def on_commit_table_changed(
     """Queue the table's update (and optionally the lobby's) for after the current commit.
 
     `state`, `hand_number`: the engine state the service saved at `version` and its hand's number
-    (handed over: the caller must not change the state afterwards). After the commit they seed this
-    process's render cache, so the sockets here render that version without reading the state back.
+    (handed over: the caller must not change the state afterwards). After the commit they go to the
+    `on_saved_state` listeners: the render cache, so the sockets here render that version without
+    reading the state back.
     """
 
     def send() -> None:
         if state is not None:
-            # Imported here: the web layer's per-process cache (rendering imports the services).
-            from games import rendering
-
-            rendering.seed_version(table_id, version, state, hand_number)
+            for listener in _saved_state_listeners:
+                listener(table_id, version, state, hand_number)
         _send(
             table_updates_group(table_id), {"type": "table.update", "table_id": table_id, "version": version}
         )

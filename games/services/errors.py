@@ -35,6 +35,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_bot_level": ("没有这个机器人等级", "No bot of that level."),
     "server_error": ("服务器出错，请重试", "Something went wrong on the server; please try again."),
     "too_fast": ("操作太频繁，请稍后再试", "Too many messages at once; please slow down."),
+    "signed_out": ("你已退出登录，请重新登录", "You have been signed out; please log in again."),
+    "too_many_sockets": ("连接太多，请关闭一些页面", "Too many connections; please close some pages."),
+    "too_many_spectators": ("观战人数已满", "This table has as many spectators as it can take."),
     # Platform rules, ledger and admin (issue 4).
     "banned": ("你已被禁止入座", "You are banned from sitting at tables."),
     "not_owner": ("只有桌主可以设定底分", "Only the table's owner sets the stake."),

@@ -12,6 +12,7 @@ from django.utils import timezone
 from games.models import Room, Table
 from ledger.models import Ban
 
+from .broadcast import on_commit_close_user_sockets
 from .errors import ServiceError
 from .locking import locked_table, user_seat
 from .presence import hand_in_progress
@@ -35,6 +36,7 @@ def ban_player(*, user, reason: str, by=None) -> Ban:
         )
         for table_id in table_ids:
             _stand_up_banned(table_id, user)
+        on_commit_close_user_sockets(user.pk)
     return ban
 
 

@@ -65,6 +65,8 @@ def server_url(tmp_path_factory):
         # per-socket rate limit meant for people (tested in tests/games/test_consumers.py).
         "TABLE_SOCKET_BURST": "1000000",
         "TABLE_SOCKET_RATE": "1000000",
+        # Every client here connects from 127.0.0.1 (tested in tests/games/test_live_limits.py).
+        "SOCKETS_PER_ADDRESS": "0",
     }
     env.pop("REDIS_URL", None)
     python = sys.executable

@@ -16,6 +16,9 @@ def _no_clock(settings):
     # These tests drive sockets at machine speed (bots with no think delay), far past any person's
     # pace: the per-socket rate limit is tested on its own (test_consumers.py).
     settings.TABLE_SOCKET_BURST, settings.TABLE_SOCKET_RATE = 10**6, 10.0**6
+    # Every test client connects from one address; the socket limits are tested on their own
+    # (test_live_limits.py).
+    settings.SOCKETS_PER_ADDRESS, settings.SPECTATORS_PER_TABLE = 0, 0
 
 
 @pytest.fixture

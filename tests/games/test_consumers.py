@@ -233,7 +233,7 @@ def _waiting_table():
 
 
 async def test_an_unexpected_error_becomes_an_error_fragment(monkeypatch):
-    from games import consumers
+    from games.live import consumers
 
     def broken(**kwargs):
         raise RuntimeError("bug")
@@ -308,7 +308,8 @@ async def test_an_update_is_rendered_once_for_all_the_tables_sockets(monkeypatch
     import channels.consumer
     from channels.layers import get_channel_layer
 
-    from games import consumers, rendering
+    from games import rendering
+    from games.live import hub as consumers
     from games.services.broadcast import table_updates_group
 
     table_id, (alice, bob) = await setup_table(humans=2)
@@ -371,7 +372,8 @@ async def test_a_worker_threads_broadcast_is_queued_on_the_event_loop_not_waited
 
 
 async def test_the_clock_vouches_for_the_seats_of_this_process_s_sockets():
-    from games import clock, consumers
+    from games import clock
+    from games.live import hub as consumers
     from games.models import Seat
 
     table_id, (alice,) = await setup_table(humans=1)
@@ -394,11 +396,11 @@ async def test_the_clock_vouches_for_the_seats_of_this_process_s_sockets():
 
 
 async def test_a_flood_of_messages_is_refused_beyond_the_rate_and_changes_nothing(monkeypatch, settings):
-    from games import consumers
+    from games.live import limits
 
     settings.TABLE_SOCKET_BURST, settings.TABLE_SOCKET_RATE = 30, 10.0  # the defaults
     clock = [1000.0]
-    monkeypatch.setattr(consumers, "_now", lambda: clock[0])
+    monkeypatch.setattr(limits, "now", lambda: clock[0])
     table_id, (alice,) = await setup_table(humans=1)
     a = Reader(await connect(f"/ws/table/{table_id}/", alice))
     try:

@@ -1,0 +1,219 @@
+"""The table and lobby sockets: authenticate, parse once into a typed command, call one service.
+
+Group messages only say "table T is now at version V"; the process's hub (`games.live.hub`) then
+renders each socket its own viewer's fragments (from `state.view(seat)`, or `view(None)` for a
+spectator), so a socket never receives anything its viewer may not see.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from games import rendering
+from games.live import limits, messages
+from games.live.hub import update_hub
+from games.live.users import still_signed_in, user_group
+from games.services import (
+    ServiceError,
+    seat_connected,
+    seat_disconnected,
+    table_accept_stake,
+    table_act,
+    table_cancel_autoplay,
+    table_next_hand,
+    table_refuse_stake,
+    table_set_stake,
+    table_start,
+)
+from games.services.broadcast import LOBBY_GROUP, table_group
+
+log = logging.getLogger(__name__)
+
+# The platform commands that take only the socket's user (issue 4), by name.
+PLAIN_SERVICES = {
+    "accept_stake": table_accept_stake,
+    "refuse_stake": table_refuse_stake,
+    "start": table_start,
+    "cancel_autoplay": table_cancel_autoplay,
+}
+assert set(PLAIN_SERVICES) == messages.PLAIN_COMMANDS
+
+CLOSE_SIGNED_OUT = 4401
+CLOSE_TOO_MANY = 4429
+
+
+def csrf_cookie(scope) -> str | None:
+    return (scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME)
+
+
+def _signed_in(user) -> bool:
+    return user is not None and user.is_authenticated
+
+
+@database_sync_to_async
+def _table_and_seat(table_id: int, user) -> tuple:
+    """(the table's `created`, or None: no such table; whether the user is seated there)."""
+    created = rendering.table_created(table_id)
+    seated = created is not None and _signed_in(user) and rendering.is_seated(table_id, user.pk)
+    return created, seated
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        session = self.scope.get("session")
+        self.session_key = session.session_key if session is not None else None
+        self.version = -1
+        self.pushing = -1  # the newest version a render in flight will push to this socket
+        self.rate = limits.RateLimit()
+        self.address = limits.client_address(self.scope)
+        if not limits.sockets_by_address.take(self.address, settings.SOCKETS_PER_ADDRESS):
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        self.holds = [(limits.sockets_by_address, self.address)]
+        # One masked token per socket: it stays valid for the socket's life, and frames stay stable.
+        self.csrf_token = rendering.csrf_token_for(csrf_cookie(self.scope))
+        self.table_created, seated = await _table_and_seat(self.table_id, self.user)
+        if self.table_created is None:
+            await self.close(code=4404)
+            return
+        if not seated:
+            if not limits.spectators_by_table.take(self.table_id, settings.SPECTATORS_PER_TABLE):
+                await self.close(code=CLOSE_TOO_MANY)
+                return
+            self.holds.append((limits.spectators_by_table, self.table_id))
+        self.group = table_group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        if _signed_in(self.user):
+            await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
+        await self.accept()
+        # Listening before the snapshot below: an update committed after it is pushed, one
+        # committed before it is in the snapshot.
+        self.hub = update_hub(self.channel_layer)
+        await self.hub.join(self)
+        await database_sync_to_async(seat_connected)(table_id=self.table_id, user=self.user)
+        await self.send_snapshot()
+
+    async def disconnect(self, code) -> None:
+        for slots, key in getattr(self, "holds", ()):
+            slots.give_back(key)
+        self.holds = []
+        if not hasattr(self, "group"):
+            return
+        if hasattr(self, "hub"):
+            await self.hub.leave(self)
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if _signed_in(self.user):
+            await self.channel_layer.group_discard(user_group(self.user.pk), self.channel_name)
+        await database_sync_to_async(seat_disconnected)(table_id=self.table_id, user=self.user)
+        if _signed_in(self.user):
+            # The same person may still have this table open elsewhere (another tab or device):
+            # those sockets answer by marking the seat connected again (see `presence_check`).
+            await self.channel_layer.group_send(
+                self.group, {"type": "presence.check", "user_id": self.user.pk}
+            )
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        if not self.rate.take():
+            await self.send_error(ServiceError("too_fast"))
+            return
+        try:
+            command = messages.parse(text_data)
+            await self.HANDLERS[type(command)](self, command)
+        except ServiceError as error:
+            await self.send_error(error)
+            if error.code == "signed_out":
+                await self.close(code=CLOSE_SIGNED_OUT)
+        except Exception:  # a bug must not cost the player their socket; nothing was committed
+            log.exception("table %s: unexpected error handling a message", self.table_id)
+            await self.send_error(ServiceError("server_error"))
+
+    async def send_error(self, error: ServiceError) -> None:
+        await self.send(text_data=rendering.render_error(error))
+
+    def _call(self, service, **kwargs):
+        """On a worker thread: the service for this socket's user, if their session still holds."""
+        if _signed_in(self.user) and not still_signed_in(self.session_key, self.user.pk):
+            raise ServiceError("signed_out")
+        return service(table_id=self.table_id, user=self.user, **kwargs)
+
+    async def _act(self, command: messages.Act) -> None:
+        # Not thread-sensitive: the service locks its table row, so actions at different
+        # tables need not queue behind one thread per process (bench/ws_load.py).
+        await database_sync_to_async(self._call, thread_sensitive=False)(
+            table_act, action=command.action, version=command.version
+        )
+
+    async def _next_hand(self, command: messages.NextHand) -> None:
+        await database_sync_to_async(self._call)(table_next_hand, version=command.version)
+
+    async def _snapshot(self, command: messages.Snapshot) -> None:
+        await self.send_snapshot(force=True)
+
+    async def _set_stake(self, command: messages.SetStake) -> None:
+        await database_sync_to_async(self._call)(table_set_stake, stake=command.stake)
+
+    async def _table_command(self, command: messages.TableCommand) -> None:
+        await database_sync_to_async(self._call)(PLAIN_SERVICES[command.name])
+
+    HANDLERS = {
+        messages.Act: _act,
+        messages.NextHand: _next_hand,
+        messages.Snapshot: _snapshot,
+        messages.SetStake: _set_stake,
+        messages.TableCommand: _table_command,
+    }
+
+    async def presence_check(self, event) -> None:
+        """Another socket of this socket's person closed: this one is still here, so they are not away."""
+        if _signed_in(self.user) and event.get("user_id") == self.user.pk:
+            await database_sync_to_async(seat_connected)(table_id=self.table_id, user=self.user)
+            await self.send_snapshot(force=True)
+
+    async def user_close(self, event) -> None:
+        """The socket's user logged out, changed their password or was banned (`close_user_sockets`)."""
+        await self.send_error(ServiceError("signed_out"))
+        await self.close(code=CLOSE_SIGNED_OUT)
+
+    async def dispatch(self, message) -> None:
+        """Channels closes stale database connections before every handler, through a hop to the one
+        thread-sensitive worker thread. An action's message touches the database only inside
+        `database_sync_to_async`, which closes stale connections itself, so it skips that hop;
+        everything else is dispatched as usual."""
+        if message.get("type") == "websocket.receive":
+            await self.websocket_receive(message)
+        else:
+            await super().dispatch(message)
+
+    async def send_snapshot(self, force: bool = False) -> None:
+        [(version, html)] = await database_sync_to_async(
+            rendering.render_for_viewers, thread_sensitive=False
+        )(self.table_id, [(self.user, self.csrf_token)])
+        if force or version > self.version:
+            self.version = version
+            await self.send(text_data=html)
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self.lobby_update({})
+
+    async def disconnect(self, code) -> None:
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        """The lobby is read-only over the socket; forms post over HTTP with CSRF."""
+
+    async def lobby_update(self, event) -> None:
+        html = await database_sync_to_async(rendering.render_lobby_fragment)(
+            self.user, csrf_cookie(self.scope)
+        )
+        await self.send(text_data=html)

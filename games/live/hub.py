@@ -1,0 +1,126 @@
+"""This process's fan-out of table updates to its sockets (one hub per event loop)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from typing import TYPE_CHECKING
+
+from channels.db import database_sync_to_async
+
+from games import rendering
+from games.services.broadcast import table_updates_group
+
+if TYPE_CHECKING:
+    from games.live.consumers import TableConsumer
+
+log = logging.getLogger(__name__)
+
+
+class _UpdateHub:
+    """This process's listener for table updates (one per event loop).
+
+    An update reaches a process once, on the hub's channel in the table's updates group, rather than
+    once per socket (four or more channel-layer messages per action, each received and dispatched
+    on its own). The hub renders the announced version for all of the table's sockets here in one
+    worker-thread hop from one read (`rendering.render_for_viewers`) and pushes each its own frame.
+    """
+
+    def __init__(self, layer) -> None:
+        self.layer = layer
+        self.channel: str | None = None
+        self.sockets: dict[int, set[TableConsumer]] = {}
+        self._starting = asyncio.Lock()
+        self._tasks: set[asyncio.Task] = set()
+
+    async def join(self, socket: TableConsumer) -> None:
+        async with self._starting:
+            if self.channel is None:
+                # The default prefix: channels_redis reads all of a process's channels from one list.
+                self.channel = await self.layer.new_channel()
+                self._spawn(self._listen(), "table-updates")
+        self.sockets.setdefault(socket.table_id, set()).add(socket)
+        # Also for a table already listened to: it renews the membership's expiry.
+        await self.layer.group_add(table_updates_group(socket.table_id), self.channel)
+
+    async def leave(self, socket: TableConsumer) -> None:
+        mine = self.sockets.get(socket.table_id)
+        if mine is None or socket not in mine:
+            return
+        mine.discard(socket)
+        if not mine:
+            del self.sockets[socket.table_id]
+            group = table_updates_group(socket.table_id)
+            await self.layer.group_discard(group, self.channel)
+            if socket.table_id in self.sockets:  # a socket of the table joined meanwhile
+                await self.layer.group_add(group, self.channel)
+
+    def _spawn(self, coroutine, name: str) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self.layer.receive(self.channel)
+            except Exception:  # the channel layer went away for a moment: sockets catch up later
+                log.exception("table updates: receiving failed")
+                await asyncio.sleep(1)
+                continue
+            if message.get("type") == "table.update":
+                table_id, version = message.get("table_id"), message.get("version", 0)
+                self._spawn(self.push(table_id, version), f"table-update-{table_id}")
+
+    async def push(self, table_id: int, announced: int) -> None:
+        """Push version `announced` to the table's sockets here that have not got it (or a newer one)
+        and are not about to."""
+        table_sockets = self.sockets.get(table_id)
+        if not table_sockets:
+            return
+        sockets = [s for s in table_sockets if s.version < announced and s.pushing < announced]
+        if not sockets:
+            return
+        for socket in sockets:
+            socket.pushing = announced
+        try:
+            # A read-only render may run on any worker thread: thread-sensitive calls all share one
+            # thread per process, which made every render wait in a single queue (bench/ws_load.py).
+            frames = await database_sync_to_async(rendering.render_for_viewers, thread_sensitive=False)(
+                table_id, [(s.user, s.csrf_token) for s in sockets], announced, sockets[0].table_created
+            )
+        except Exception:  # as if each socket's render had failed: they reconnect and get a snapshot
+            log.exception("table %s: rendering version %s failed", table_id, announced)
+            for socket in sockets:
+                if socket in table_sockets:
+                    await socket.close(code=1011)
+            return
+        for socket, (version, html) in zip(sockets, frames, strict=True):
+            if version > socket.version and socket in self.sockets.get(table_id, ()):
+                socket.version = version
+                await socket.send(text_data=html)
+
+
+_hubs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def live_seat_pairs() -> set[tuple[int, int]]:
+    """(table id, user id) of every signed-in socket open in this process: what its clock vouches
+    for (`clock.presence_round`)."""
+    return {
+        (table_id, socket.user.pk)
+        for hub in list(_hubs.values())
+        for table_id, sockets in list(hub.sockets.items())
+        for socket in list(sockets)
+        if socket.user is not None and socket.user.is_authenticated
+    }
+
+
+def update_hub(layer) -> _UpdateHub:
+    """The running event loop's hub (a test run has one loop per test)."""
+    loop = asyncio.get_running_loop()
+    hub = _hubs.get(loop)
+    if hub is None or hub.layer is not layer:
+        hub = _hubs[loop] = _UpdateHub(layer)
+    return hub

@@ -1,0 +1,34 @@
+"""A person's sockets as a group: closed when they log out, change their password or are banned.
+
+Every signed-in table socket joins its user's group (`user_group`); `close_user_sockets(user_id)`
+tells all of them, in every process, to close (a ban does it in `games.services.ban_player`; a
+password change view calls it). A message can be lost (the channel layer delivers at most once), so
+each action also re-reads the socket's session (`still_signed_in`): a logged-out session acts no more.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY
+from django.contrib.auth.signals import user_logged_out
+from django.dispatch import receiver
+
+from games.services.broadcast import close_user_sockets, user_group
+
+__all__ = ["close_user_sockets", "still_signed_in", "user_group"]
+
+
+def still_signed_in(session_key: str | None, user_id: int) -> bool:
+    """Whether the session a socket opened with still exists and still belongs to `user_id`."""
+    if not session_key:
+        return False
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    return store.load().get(SESSION_KEY) == str(user_id)
+
+
+@receiver(user_logged_out, dispatch_uid="games.live.close_sockets_on_logout")
+def _on_logout(sender, request, user, **kwargs) -> None:
+    if user is not None:
+        close_user_sockets(user.pk)
