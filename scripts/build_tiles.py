@@ -206,11 +206,11 @@ def sticks(spec: list[tuple[float, float, str]], h: float, angle: float = 0, w: 
 
 def defs(glyphs) -> str:
     parts = [f'<path id="g-{GLYPH_IDS[ch]}" d="{path}"/>' for ch, (path, _) in glyphs.items()]
-    # The tile body: ivory face, a thin edge, a shade along the bottom that says "this is a block".
+    # The tile's face: ivory with a thin edge. The block's thickness below it is CSS (tiles.css), so
+    # that it stays at the bottom when a tile is turned sideways.
     parts.append(
-        f'<g id="face"><rect x="0.75" y="0.75" width="58.5" height="78.5" rx="7" fill="#d8cfb4"/>'
-        f'<rect x="0.75" y="0.75" width="58.5" height="75.5" rx="7" fill="{FACE}" stroke="{EDGE}" '
-        f'stroke-width="1.5"/></g>'
+        f'<rect id="face" x="0.75" y="0.75" width="58.5" height="78.5" rx="7" fill="{FACE}" '
+        f'stroke="{EDGE}" stroke-width="1.5"/>'
     )
     # Circle pips, radius 10: a coloured ring, a white ring, a coloured heart.
     for pid, colour in (("pb", BLUE), ("pr", RED), ("pg", GREEN)):
@@ -324,7 +324,7 @@ def face_f(art: Art, rank: int) -> str:
     number_colour = RED if season else BLUE
     digit = str((rank - 1) % 4 + 1)
     return (
-        f'<rect x="5" y="5" width="50" height="67" rx="4" fill="none" stroke="{colour}" stroke-width="1.4"/>'
+        f'<rect x="5" y="5" width="50" height="70" rx="4" fill="none" stroke="{colour}" stroke-width="1.4"/>'
         + art.char(FLOWERS[rank - 1], 30, 44, 44, colour)
         + art.char(digit, 13, 15, 26, number_colour)
     )
@@ -344,10 +344,9 @@ def face(art: Art, code: int) -> str:
 
 
 BACK = (
-    '<rect x="0.75" y="0.75" width="58.5" height="78.5" rx="7" fill="#f1ead4"/>'
-    '<rect x="0.75" y="0.75" width="58.5" height="75.5" rx="7" fill="#2a7a4b" stroke="#174a2e" '
+    '<rect x="0.75" y="0.75" width="58.5" height="78.5" rx="7" fill="#2a7a4b" stroke="#174a2e" '
     'stroke-width="1.5"/>'
-    '<rect x="6" y="6" width="48" height="64.5" rx="4" fill="none" stroke="#5fae7f" stroke-width="1.4"/>'
+    '<rect x="6" y="6" width="48" height="68" rx="4" fill="none" stroke="#5fae7f" stroke-width="1.4"/>'
 )
 
 
