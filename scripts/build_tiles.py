@@ -345,9 +345,11 @@ def face(art: Art, code: int) -> str:
 
 
 BACK = (
-    '<rect x="0.75" y="0.75" width="58.5" height="78.5" rx="7" fill="#2a7a4b" stroke="#174a2e" '
+    # Blue, so that face-down tiles stand out on the green felt; a lozenge marks the back's middle.
+    '<rect x="0.75" y="0.75" width="58.5" height="78.5" rx="7" fill="#2b5c9e" stroke="#163764" '
     'stroke-width="1.5"/>'
-    '<rect x="6" y="6" width="48" height="68" rx="4" fill="none" stroke="#5fae7f" stroke-width="1.4"/>'
+    '<rect x="6" y="6" width="48" height="68" rx="4" fill="none" stroke="#8fb0dc" stroke-width="1.4"/>'
+    '<path d="M30 28 L41 40 L30 52 L19 40 Z" fill="none" stroke="#8fb0dc" stroke-width="1.8"/>'
 )
 
 

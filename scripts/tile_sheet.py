@@ -36,7 +36,7 @@ CHROMIUM_ARGS = [
 SHEET = """{% load static %}<!doctype html><html><head><meta charset="utf-8">
 {% include "tiles/head.html" %}
 <style>
-  body { margin: 8px; background: #2e6b4a; font: 12px sans-serif; color: #fff; }
+  body { margin: 8px; background: #1f5e3b; font: 12px sans-serif; color: #fff; }
   .row { display: flex; gap: 3px; margin: 0 0 6px; align-items: flex-end; flex-wrap: nowrap; }
   .row .label { width: 5.5em; }
   .sheet { display: inline-block; }

@@ -113,7 +113,7 @@ def test_white_dragon_is_a_frame(sprite):
 def test_the_back_shows_nothing_of_a_face(sprite):
     back = _symbols(sprite)["t-back"]
     assert _refs(back) == []
-    assert {e.tag.removeprefix(SVG) for e in back.iter()} == {"symbol", "rect"}
+    assert {e.tag.removeprefix(SVG) for e in back.iter()} == {"symbol", "rect", "path"}
 
 
 # --- the includes ---------------------------------------------------------------------------------
