@@ -58,13 +58,10 @@ def rows() -> list[tuple[str, list[str]]]:
 
 def render_sheet(width: int, turned: bool) -> str:
     import django
-    from django.template import Context, Engine
-    from django.template.loader import get_template
+    from django.template import engines
 
     django.setup()
-    engine = get_template("tiles/tile.html").template.engine
-    assert isinstance(engine, Engine)
-    return engine.from_string(SHEET).render(Context({"rows": rows(), "width": width, "turned": turned}))
+    return engines["django"].from_string(SHEET).render({"rows": rows(), "width": width, "turned": turned})
 
 
 def serve_repo(route) -> None:
@@ -114,7 +111,6 @@ def main() -> None:
             page = browser.new_page(viewport={"width": 800, "height": 600}, device_scale_factor=scale)
             page.route(f"{ORIGIN}/**", serve_repo)
             for name, html in sheets.items():
-                (args.out / f"tiles-{name}.html").write_text(html, encoding="utf-8")
                 page.route(f"{ORIGIN}/sheet-{name}.html", _answer(html))
                 page.goto(f"{ORIGIN}/sheet-{name}.html")
                 page.wait_for_load_state("networkidle")
