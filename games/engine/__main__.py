@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="score every case of a vector file, one JSON line each")
-    score.add_argument("file", help="JSON list of cases (shared/rules/vectors format)")
+    score.add_argument("file", help="JSON list of scoring cases (tests/engine/cases format)")
     score.set_defaults(func=_score)
     simulate = sub.add_parser("simulate", help="play bot hands end to end")
     simulate.add_argument("--hands", default="100", help="how many hands (a positive integer)")

@@ -1,6 +1,6 @@
 """`python -m games.engine score FILE.json`: score every case of a vector file, one JSON line each.
 
-Cases are parsed strictly (the fields of shared/rules/vectors/README.md): anything malformed raises
+Cases are parsed strictly (the fields described in tests/engine/cases/README.md): anything malformed raises
 `CaseError` with a one-line message naming the case and the problem.
 """
 

@@ -38,7 +38,7 @@ def _seat(value: Any, what: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class WinContext:
-    """Everything scoring needs about one win; mirrors a case of shared/rules/vectors."""
+    """Everything scoring needs about one win; mirrors a scoring case of tests/engine/cases."""
 
     winner: int
     win: str
