@@ -112,6 +112,7 @@ def simulate(
         "hands": hands,
         "seed": seed,
         "bots": levels_by_player,
+        "rules": rules.to_json(),
         "wins_by_pattern": dict(sorted(patterns.items())),
         "features": dict(sorted(features.items())),
         "draws": draws,
@@ -128,8 +129,24 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _rules_from_args(preset: str | None, options: str | None) -> tuple[Rules | None, str]:
+    """`--preset NAME` and `--options JSON` (room options, §11) into `Rules`, or (None, the problem)."""
+    try:
+        chosen = json.loads(options) if options else {}
+    except json.JSONDecodeError as exc:
+        return None, f"--options must be a JSON object: {exc}"
+    if not isinstance(chosen, dict):
+        return None, '--options must be a JSON object of room options, e.g. \'{"payment": "chu_chong"}\''
+    if "preset" in chosen:
+        return None, "give the preset with --preset, not inside --options"
+    try:
+        return Rules.from_json({"preset": preset or "standard", **chosen}), ""
+    except ValueError as exc:
+        return None, str(exc)
+
+
 def main_simulate(args: Any) -> int:
-    """Run from parsed arguments (`hands`, `seed`, `bots`); print one JSON summary."""
+    """Run from parsed arguments (`hands`, `seed`, `bots`, `preset`, `options`); print one JSON summary."""
     try:
         hands = int(args.hands)
     except (TypeError, ValueError):
@@ -145,8 +162,11 @@ def main_simulate(args: Any) -> int:
     unknown = [name for name in names if name not in levels()]
     if unknown:
         return _fail(f"unknown bot level {unknown[0]!r}; known: {', '.join(levels())}")
+    rules, problem = _rules_from_args(getattr(args, "preset", None), getattr(args, "options", None))
+    if rules is None:
+        return _fail(problem)
     try:
-        summary = simulate(hands, seed, names)
+        summary = simulate(hands, seed, names, rules)
     except SimulationError as exc:
         print(f"simulate: {exc}", file=sys.stderr)
         return 1
