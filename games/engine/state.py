@@ -22,6 +22,8 @@ from .melds import Meld
 from .result import HandResult, next_dealer, next_huangfan
 from .rules import Rules
 from .scoring import WinContext, is_legal_win, score_win, settle, winning_tiles
+from .scoring.home import gengfeng_payments, is_gengfeng
+from .scoring.lazi import dice_huangfan
 from .tiles import (
     DRAGONS,
     FLOWER_BASE,
@@ -112,14 +114,18 @@ class GameState:
         huangfan: int = 0,
         stake: int = 1,
         seed: str | None = None,
+        gengfeng: int = 0,
     ) -> GameState:
+        """`gengfeng`: how many 跟风 the match has had before this hand (`home`, §9)."""
         try:
             seed = new_seed() if seed is None else check_seed(seed)
         except SeedError as exc:
             raise RuleError("bad_action", str(exc)) from None
         state = cls()
         state._setup = None
-        state._begin(rules or Rules(), dealer, huangfan, stake, seed, shuffled_wall(seed), roll_dice(seed))
+        state._begin(
+            rules or Rules(), dealer, huangfan, stake, seed, shuffled_wall(seed), roll_dice(seed), gengfeng
+        )
         held = [[] for _ in range(4)]
         order = [(dealer + i) % 4 for i in range(4)]
         for seat in order:
@@ -139,6 +145,7 @@ class GameState:
         stake: int = 1,
         dice: tuple[int, int] = (2, 5),
         seed: str = "0" * 64,
+        gengfeng: int = 0,
     ) -> GameState:
         """A hand from notation (for tests and puzzles): `hands[seat]` as dealt (the dealer's 14,
         flowers allowed — they are replaced at the deal), `wall` in head-to-tail order."""
@@ -169,15 +176,19 @@ class GameState:
             and all(type(d) is int and 1 <= d <= 6 for d in dice)
         ):
             raise RuleError("bad_action", "dice are two integers 1–6")
-        state._begin(rules or Rules(), dealer, huangfan, stake, seed, wall_tiles, tuple(dice))
+        state._begin(rules or Rules(), dealer, huangfan, stake, seed, wall_tiles, tuple(dice), gengfeng)
         state._deal(held)
         return state
 
-    def _begin(self, rules, dealer, huangfan, stake, seed, wall_tiles, dice) -> None:
+    def _begin(self, rules, dealer, huangfan, stake, seed, wall_tiles, dice, gengfeng=0) -> None:
         if type(dealer) is not int or not 0 <= dealer < 4:
             raise RuleError("bad_action", "dealer must be a seat 0–3")
         if type(huangfan) is not int or huangfan < 0 or type(stake) is not int or stake < 1:
             raise RuleError("bad_action", "huangfan must be ≥ 0 and stake ≥ 1 (integers)")
+        if type(gengfeng) is not int or gengfeng < 0:
+            raise RuleError("bad_action", "gengfeng must be an integer ≥ 0")
+        self.gengfeng = gengfeng
+        self._gengfeng_paid = 0  # n when this hand's first four discards were a 跟风 (home, §9)
         self.rules = rules
         self._complete_first = rules.preset != "home"
         # `home`: the dragons are flowers too (§9): set aside and replaced like them
@@ -186,6 +197,8 @@ class GameState:
         )
         self.dealer = dealer
         self.huangfan = huangfan
+        # §8: in `lazi` the dice bonus joins the count for this hand and stays in it
+        self.huangfan_in_play = huangfan + (dice_huangfan(dice) if rules.preset == "lazi" else 0)
         self.stake = stake
         self.seed = seed
         self.dice = dice
@@ -470,6 +483,9 @@ class GameState:
         self.last_discard = tile
         self._n_discards += 1
         events.append(Event("discard", seat, tile))
+        if self._n_discards == 4 and self.rules.preset == "home" and self._gengfeng_check():
+            self._gengfeng_paid = self.gengfeng + 1
+            events.append(Event("gengfeng", self.dealer, tile, {"n": self._gengfeng_paid}))
         options = {}
         for i in (1, 2, 3):
             other = (seat + i) % 4
@@ -484,6 +500,20 @@ class GameState:
             events.append(Event("claim_window", seat, tile, {"seats": sorted(options)}))
         else:
             self._next_turn((seat + 1) % 4, events)
+
+    def _gengfeng_check(self) -> bool:
+        """跟风 (§9): the hand's first four discards, the dealer's first, are one wind."""
+        order = [(self.dealer + i) % 4 for i in range(4)]
+        if any(len(self.rivers[s]) != 1 for s in order):
+            return False
+        return is_gengfeng([self.rivers[s][0].tile for s in order])
+
+    def _extra_payments(self, payments: list[int]) -> tuple[int, int, int, int]:
+        """Payments made during the hand whatever its end: 跟风."""
+        if self._gengfeng_paid:
+            extra = gengfeng_payments(self.dealer, self._gengfeng_paid, self.stake)
+            payments = [p + e for p, e in zip(payments, extra, strict=True)]
+        return tuple(payments)
 
     def _next_turn(self, seat: int, events: list[Event]) -> None:
         self.phase = "turn"
@@ -652,12 +682,14 @@ class GameState:
         self.result = HandResult(
             kind="draw",
             winners=(),
-            payments=(0, 0, 0, 0),
+            payments=self._extra_payments([0, 0, 0, 0]),
             dealer_next=next_dealer(self.dealer, [], None),
-            huangfan_next=next_huangfan(self.huangfan, True),
+            huangfan_next=next_huangfan(self.huangfan_in_play, True),
             dice=self.dice,
             seed=self.seed,
             wall=self.wall_tiles,
+            gengfeng=self._gengfeng_paid,
+            gengfeng_next=self.gengfeng + (self._gengfeng_paid > 0),
         )
 
     def _end_win(self, winners: list[int], win: str, from_seat: int | None, tile: int | None) -> None:
@@ -695,12 +727,14 @@ class GameState:
         self.result = HandResult(
             kind="win",
             winners=tuple(score for _, score in pairs),
-            payments=tuple(payments),
+            payments=self._extra_payments(payments),
             dealer_next=next_dealer(self.dealer, winners, from_seat),
-            huangfan_next=next_huangfan(self.huangfan, False),
+            huangfan_next=next_huangfan(self.huangfan_in_play, False),
             dice=self.dice,
             seed=self.seed,
             wall=self.wall_tiles,
+            gengfeng=self._gengfeng_paid,
+            gengfeng_next=self.gengfeng + (self._gengfeng_paid > 0),
         )
 
     # ------------------------------------------------------------------ helpers for callers
@@ -808,6 +842,8 @@ class GameState:
             "commitment": self.commitment,
             "actions": [str(a) for a in self.actions],
         }
+        if self.gengfeng:
+            out["gengfeng"] = self.gengfeng
         if self._setup is not None:
             out["setup"] = self._setup
         return out
@@ -829,9 +865,10 @@ class GameState:
                     stake=d["stake"],
                     dice=tuple(setup["dice"]),
                     seed=d["seed"],
+                    gengfeng=d.get("gengfeng", 0),
                 )
             else:
-                state = cls.new(rules, d["dealer"], d["huangfan"], d["stake"], d["seed"])
+                state = cls.new(rules, d["dealer"], d["huangfan"], d["stake"], d["seed"], d.get("gengfeng", 0))
             actions = [Action.parse(a) for a in d["actions"]]
         except RuleError:
             raise
@@ -852,8 +889,9 @@ class GameState:
         huangfan: int = 0,
         stake: int = 1,
         actions: list = (),
+        gengfeng: int = 0,
     ) -> GameState:
-        state = cls.new(rules or Rules(), dealer, huangfan, stake, seed)
+        state = cls.new(rules or Rules(), dealer, huangfan, stake, seed, gengfeng)
         for action in actions:
             state.apply(action if isinstance(action, Action) else Action.parse(action))
         return state

@@ -275,13 +275,25 @@ def partners_of(winner: int, feeds: Sequence[Sequence[int]]) -> dict[int, int]:
     return out
 
 
+def nine_down(melds: Sequence[Meld]) -> bool:
+    """清一色九张落地 (§11 `qingyise_9_bao`): the shown melds (chow, pong, exposed or added kong;
+    concealed kongs do not count) include three of one suit."""
+    per_suit = [0, 0, 0]
+    for meld in melds:
+        tile = meld.tiles[0]
+        if meld.kind != "kong_concealed" and tile < 27:
+            per_suit[tile // 9] += 1
+    return max(per_suit) >= 3
+
+
 def _ordinary_shares(ctx: WinContext, rules: Rules) -> dict[int, int]:
     others = [s for s in range(4) if s != ctx.winner]
     if ctx.win == "rob_kong":
-        # §9: in `home` each payer pays at most one capped amount, so the konger pays it once.
-        return {ctx.from_seat: 1 if rules.preset == "home" else 3}
+        return {ctx.from_seat: 3}  # §7, §8, §9: the konger pays for all three
     if ctx.win in SELF_DRAWN:
         return dict.fromkeys(others, 1)
+    if rules.qingyise_9_bao and nine_down(ctx.melds):
+        return {ctx.from_seat: 3}
     if rules.payment == "chu_chong":
         return {s: 2 if s == ctx.from_seat else 1 for s in others}
     if rules.payment == "bao_chong":
@@ -295,9 +307,10 @@ def _chengbao_shares(ctx: WinContext, partner: int, times: int, co_winner: bool)
     if co_winner:
         return {d: (1 if ctx.ready[d] else 2) * times}
     if ctx.win == "rob_kong":
+        # §7: the konger's 3 shares belong to this settlement too, so a twice partner doubles them.
         if partner == d:
             return {d: 3 * times}
-        return {d: 3, partner: 3 * times}
+        return {d: 3 * times, partner: 3 * times}
     if ctx.win in SELF_DRAWN:
         return {partner: 5 * times}
     if partner == d:

@@ -59,11 +59,14 @@ def features_of(ctx: WinContext) -> tuple[str, ...]:
 
 
 def _special_hands(ctx: WinContext) -> list[str]:
+    """天胡 / 地胡 (§5): a first-go-round win on the deal, the first draw or a first-round discard;
+    a flower replacement of the deal or of that first draw keeps it (a kong replacement cannot: a
+    kong ends the first go-round)."""
     out = []
     if ctx.first_go_round:
-        if ctx.winner == ctx.dealer and ctx.win == "self_draw":
+        if ctx.winner == ctx.dealer and ctx.win in ("self_draw", "flower_replacement"):
             out.append("tianhu")
-        elif ctx.winner != ctx.dealer and ctx.win in ("self_draw", "discard"):
+        elif ctx.winner != ctx.dealer and ctx.win in ("self_draw", "flower_replacement", "discard"):
             out.append("dihu")
     if dadiaoche(ctx):
         out.append("dadiaoche")
