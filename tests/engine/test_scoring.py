@@ -702,3 +702,22 @@ def test_qingyise_9_bao_discarder_pays_three_shares():
     # 承包 comes first when the winner has partners
     feeds = ((0, 0, 0, 0), (0, 0, 0, 3), (0, 0, 0, 0), (0, 0, 0, 0))
     assert pays("7788p", "7p", rules=bao, feeds=feeds, **kw) == [0, 20, -20, 0]
+
+
+def test_each_preset_lists_its_own_features():
+    from games.engine.scoring import home, lazi, standard
+    from games.engine.scoring.features import features_of
+
+    def names(features):
+        return {f.name for f in features}
+
+    base = {"menqing", "gangkai", "dadiaoche", "qianggang"}
+    assert names(standard.FEATURES) == base | {"haidi", "kaibao", "huangfan"}
+    assert names(lazi.FEATURES) == base | {"huangfan"}
+    assert names(home.FEATURES) == base
+    c = ctx("123456789m1z", "1z", melds=["pong 222z<2"], win="self_draw", dice=(3, 3), huangfan=0)
+    assert features_of(c, STD, standard.FEATURES) == ("kaibao",)
+    assert features_of(c, LAZI, lazi.FEATURES) == ("huangfan",)  # 3-3 is a double: the dice bonus
+    assert features_of(c, HOME, home.FEATURES) == ()
+    eight = ctx("159m159p159s1234z", None, win="eight_flowers", flowers="12345678f", dice=(3, 3))
+    assert features_of(eight, STD, standard.FEATURES) == ("kaibao",)  # 门清 does not reach 八花齐

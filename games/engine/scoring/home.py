@@ -10,17 +10,8 @@ from ..hand import is_all_honours, splits
 from ..melds import Meld
 from ..rules import Rules
 from ..tiles import N_KINDS, WINDS, is_dragon, is_honour, is_wind
-from .core import (
-    PATTERNS,
-    REPLACEMENT,
-    ScoringError,
-    WinContext,
-    WinScore,
-    colour,
-    dadiaoche,
-    menqing,
-    pattern_of,
-)
+from .core import PATTERNS, ScoringError, WinContext, WinScore, colour, pattern_of
+from .features import DADIAOCHE, GANGKAI, MENQING, QIANGGANG, features_of
 
 PAYMENT_CAP = 20
 # §5 for `home`: on a tie between readings the pattern lower in this order is named — the plain hand
@@ -74,18 +65,8 @@ def _m_value(ctx: WinContext, counts: Sequence[int], triplets: bool) -> int:
     return m
 
 
-def features_of(ctx: WinContext) -> tuple[str, ...]:
-    found = []
-    if ctx.win != "eight_flowers":
-        if menqing(ctx.melds):
-            found.append("menqing")
-        if ctx.win in REPLACEMENT:
-            found.append("gangkai")
-        if dadiaoche(ctx):
-            found.append("dadiaoche")
-        if ctx.win == "rob_kong":
-            found.append("qianggang")
-    return tuple(sorted(found))
+# §9: each doubles N; 八花齐 carries none.
+FEATURES = (MENQING, GANGKAI, DADIAOCHE, QIANGGANG)
 
 
 def score(ctx: WinContext, rules: Rules) -> WinScore:
@@ -93,7 +74,7 @@ def score(ctx: WinContext, rules: Rules) -> WinScore:
         raise ScoringError("in the home preset the dragons are flowers, never part of the hand")
     counts = ctx.concealed_counts()
     hua = len(ctx.flowers)
-    features = features_of(ctx)
+    features = features_of(ctx, rules, FEATURES)
     n_features = 2 ** len(features)
     if ctx.win == "eight_flowers":
         real = sum(1 for t in ctx.flowers if not is_dragon(t))
