@@ -37,6 +37,9 @@ def play_hand(state: GameState, bots: list, timings: list[float] | None = None) 
     clock = time.perf_counter
     while state.phase != "ended":
         seat = state.pending_seats()[0]
+        if state.phase == "swap":  # 换牌: the bots do not choose burials yet; each seat skips
+            state.apply(state.timeout_action(seat))
+            continue
         if timings is None:
             action = bots[seat].choose(state, seat)
         else:
