@@ -17,6 +17,7 @@ from collections import Counter
 from typing import Any
 
 from .bots import get_bot, levels
+from .garden import Garden
 from .rules import Rules
 from .state import GameState
 from .tiles import N_FLOWERS, N_KINDS
@@ -70,17 +71,31 @@ def simulate(
     features: Counter[str] = Counter()
     draws = huangfan_hands = 0
     timings: list[float] = []
-    dealer, huangfan = 0, 0
+    dealer, huangfan, gengfeng = 0, 0, 0
+    # 逛花园: the hands run as matches; payments are what the stacks can cover
+    garden = Garden.start(rules) if rules.garden != "off" else None
+    matches = 0
     started, cpu_started = time.perf_counter(), time.process_time()
     for index in range(hands):
         seat_of_player = [(player + index) % 4 for player in range(4)]
         by_seat = [None] * 4
         for player, seat in enumerate(seat_of_player):
             by_seat[seat] = bots[player]
-        state = GameState.new(rules=rules, dealer=dealer, huangfan=huangfan, seed=hand_seed(seed, index))
+        state = GameState.new(
+            rules=rules, dealer=dealer, huangfan=huangfan, seed=hand_seed(seed, index), gengfeng=gengfeng
+        )
         play_hand(state, by_seat, timings)
         check_hand(state, index)
         result = state.result
+        payments = result.payments
+        new_match = False
+        if garden is not None:
+            payments, garden = garden.pay(result.payments, dealer)
+            garden = garden.after_hand(dealer, result.dealer_next)
+            if garden.over:
+                matches += 1
+                new_match = True
+                garden = Garden.start(rules)
         huangfan_hands += huangfan > 0
         drawn = result.kind == "draw"
         draws += drawn
@@ -94,9 +109,11 @@ def simulate(
             row["seat_hands"] += 1
             row["wins"] += seat in winners
             row["deal_ins"] += seat in dealt_in
-            row["gain"] += result.payments[seat]
+            row["gain"] += payments[seat]
             row["draws"] += drawn
-        dealer, huangfan = result.dealer_next, result.huangfan_next
+        dealer, huangfan, gengfeng = result.dealer_next, result.huangfan_next, result.gengfeng_next
+        if new_match:
+            gengfeng = 0  # 跟风 counts within a match
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
     timings.sort()
@@ -122,6 +139,7 @@ def simulate(
         "huangfan_hands": huangfan_hands,
         "per_level": per_level,
         "decision_p99_ms": round(p99, 3),
+        **({"garden": {"matches_finished": matches, "stacks": list(garden.stacks)}} if garden else {}),
         "hands_per_second": round(hands / elapsed, 1) if elapsed > 0 else None,
         "hands_per_cpu_second": round(hands / cpu, 1) if cpu > 0 else None,
     }

@@ -136,3 +136,12 @@ def test_bad_preset_or_options_exit_2_with_one_line(extra, message, capsys):
     assert main(["simulate", "--hands", "1", *extra]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("simulate:") and message in err[0]
+
+
+def test_garden_runs_matches_whose_stacks_keep_their_total(capsys):
+    argv = ["simulate", "--hands", "40", "--seed", "g", "--preset", "home", "--options", '{"garden": 30}']
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert sum(summary["garden"]["stacks"]) == 4 * 30
+    assert all(x >= 0 for x in summary["garden"]["stacks"])
+    assert summary["garden"]["matches_finished"] >= 1  # 40 hands: at least one match of 16 dealer changes

@@ -105,3 +105,23 @@ def test_gengfeng_needs_the_same_wind_four_times_and_only_in_home():
     for seat in range(4):
         std.apply(a(f"{seat}:discard:1z"))
     assert list(std.result.payments) == [0, 0, 0, 0]
+
+
+def test_a_hand_export_carries_the_matchs_gengfeng_count():
+    from games.engine.bots import get_bot
+    from games.engine.simulate import play_hand
+    from games.engine.verify import ExportError, parse_export, verify_export
+
+    state = GameState.new(HOME, seed="c3" * 32, gengfeng=2)
+    play_hand(state, [get_bot("easy")] * 4)
+    reveal = state.reveal()
+    export = {
+        "seed": reveal["seed"], "rules": HOME.to_json(), "dealer": 0, "huangfan": 0, "stake": 1,
+        "actions": [str(x) for x in state.actions], "commitment": reveal["commitment"], "wall": reveal["wall"],
+    }  # fmt: skip
+    assert verify_export(parse_export(export)).state.gengfeng == 0
+    replayed = verify_export(parse_export(export | {"gengfeng": 2})).state
+    assert replayed.gengfeng == 2 and replayed.result == state.result
+    assert parse_export(export | {"gengfeng": 2}).to_json()["gengfeng"] == 2
+    with pytest.raises(ExportError, match="gengfeng"):
+        parse_export(export | {"gengfeng": -1})
