@@ -13,7 +13,7 @@ from games.engine.rules import Rules
 from games.engine.state import GameState
 
 from .models import Action, Hand, Match, Room, Seat, Table
-from .services import room_close, table_close
+from .services import room_close, room_save, table_close
 
 
 class SeatInline(admin.TabularInline):
@@ -97,10 +97,11 @@ class RoomAdmin(admin.ModelAdmin):
     actions = ["close_rooms"]
 
     def save_model(self, request, obj, form, change) -> None:
+        """Through the services: `room_save` tells the lobby and the waiting tables."""
         closing = change and "is_open" in form.changed_data and not obj.is_open
         if closing:
             obj.is_open = True  # room_close does the closing, tables included
-        super().save_model(request, obj, form, change)
+        room_save(room=obj)
         if closing:
             room_close(room_id=obj.pk)
             obj.refresh_from_db()

@@ -310,3 +310,26 @@ def test_staff_view_a_table_and_close_it(staff_client, bot_table, alice):
     bot_table.refresh_from_db()
     assert bot_table.status == Table.Status.FINISHED
     assert bot_table.matches.get().ended <= timezone.now()
+
+
+def test_room_settings_changed_in_the_admin_reach_the_waiting_tables_and_the_lobby(
+    staff_client, room, bot_table, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Through `room_save`: a waiting table's screen (its stake choices) is pushed again; a table in
+    play keeps its version, so nobody's click goes stale."""
+    from games.services import broadcast
+
+    sent = []
+    monkeypatch.setattr(broadcast, "_send", lambda group, message: sent.append((group, message)))
+    waiting = services.table_create(room_id=room.pk, user=bob)
+    waiting.refresh_from_db()
+    bot_table.refresh_from_db()
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = staff_client.post(f"/admin/games/room/{room.pk}/change/", room_form(room, stakes="[3, 6]"))
+    assert response.status_code == 302
+    assert Table.objects.get(pk=waiting.pk).version == waiting.version + 1
+    assert Table.objects.get(pk=bot_table.pk).version == bot_table.version
+    updates = {m.get("table_id"): m.get("version") for _, m in sent if m["type"] == "table.update"}
+    assert updates == {waiting.pk: waiting.version + 1}
+    assert any(m["type"] == "lobby.update" for _, m in sent)
