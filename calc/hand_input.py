@@ -245,24 +245,12 @@ class HandInput:
                     f"Before the winning tile a hand holds 13 (each meld counts as 3).",
                 )
             )
-        if self.win == "eight_flowers":
-            if len(self.flowers) < 8:
-                raise InputError(
-                    Problem("八花齐要八张花牌。", "Eight flowers needs all eight flower tiles."),
-                    incomplete=True,
-                )
-        elif self.tile is None or n_concealed < 13:
-            missing = 13 - n_concealed
-            raise InputError(
-                Problem(
-                    f"还差 {missing} 张手牌{'和胡的那张牌' if self.tile is None else ''}。",
-                    f"{missing} more tile(s) to go{' and the winning tile' if self.tile is None else ''}.",
-                )
-                if missing
-                else Problem("请选胡的那张牌。", "Choose the winning tile."),
-                incomplete=True,
-            )
-        if self.preset == "home" and any(is_dragon(t) for t in self.all_tiles() if t not in self.flowers):
+        held = [
+            *self.hand,
+            *([] if self.tile is None else [self.tile]),
+            *(t for m in self.melds for t in m.tiles),
+        ]
+        if self.preset == "home" and any(is_dragon(t) for t in held):
             raise InputError(
                 Problem(
                     "家庭规则里中发白是花牌，不能在手牌里。", "In the home preset the dragons are flowers."
@@ -283,6 +271,23 @@ class HandInput:
         if self.source_seat == self.winner:
             raise InputError(
                 Problem("不能胡自己打出或杠的牌。", "A player cannot win on their own discard or kong.")
+            )
+        if self.win == "eight_flowers":
+            if len(self.flowers) < 8:
+                raise InputError(
+                    Problem("八花齐要八张花牌。", "Eight flowers needs all eight flower tiles."),
+                    incomplete=True,
+                )
+        elif self.tile is None or n_concealed < 13:
+            missing = 13 - n_concealed
+            raise InputError(
+                Problem(
+                    f"还差 {missing} 张手牌{'和胡的那张牌' if self.tile is None else ''}。",
+                    f"{missing} more tile(s) to go{' and the winning tile' if self.tile is None else ''}.",
+                )
+                if missing
+                else Problem("请选胡的那张牌。", "Choose the winning tile."),
+                incomplete=True,
             )
         try:
             rules = self.rules()
