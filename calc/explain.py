@@ -67,6 +67,7 @@ class WinExplanation:
     value: int
     unit: tuple[str, str]
     agrees: bool
+    who_pays: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -268,6 +269,44 @@ def why_not(ctx: WinContext, rules: Rules) -> tuple[str, str]:
     )
 
 
+def who_pays(ctx: WinContext, rules: Rules, labels: Sequence[str]) -> tuple[str, str]:
+    """The §7 (or §8/§9, §11) sentence that decides who pays this win's shares."""
+    partners = partners_of(ctx.winner, ctx.feeds) if SETTLEMENT[rules.preset][0] else {}
+    if partners:
+        names = "、".join(labels[p] for p in partners)
+        twice = any(t == 2 for t in partners.values())
+        head_zh, head_en = f"承包（{names}）：", f"承包 with {names}: "
+        tail_zh, tail_en = (
+            ("互相承包，加倍。" if twice else ""),
+            (" Partners both ways: twice." if twice else ""),
+        )
+        if ctx.win == "rob_kong":
+            body = ("被抢杠者付三份，承包者也付三份。", "the konger pays 3 shares and the partner 3 more.")
+        elif ctx.win != "discard":
+            body = ("承包者独付五份，另两家不付。", "the partner alone pays 5 shares.")
+        elif ctx.from_seat in partners:
+            body = ("承包者点炮，付两份。", "the partner dealt in and pays 2 shares.")
+        elif ctx.ready[ctx.from_seat]:
+            body = (
+                "放铳者已听牌付一份，承包者付一份。",
+                "the discarder was ready: 1 share, and the partner 1.",
+            )
+        else:
+            body = ("放铳者未听牌，付两份。", "the discarder was not ready and pays 2 shares.")
+        return head_zh + body[0] + tail_zh, head_en + body[1] + tail_en
+    if ctx.win == "rob_kong":
+        if rules.preset == "home":
+            return "抢杠：被抢杠者付一份（每家封顶 20）。", "Robbed kong: the konger pays one capped amount."
+        return "抢杠：被抢杠者付三份。", "Robbed kong: the konger pays all 3 shares."
+    if ctx.win != "discard":
+        return "自摸：另三家各付一份。", "Self-drawn: each other player pays 1 share."
+    if rules.payment == "chu_chong":
+        return "出冲：放铳者付两份，另两家各付一份。", "Discarder pays 2 shares, the other two 1 each."
+    if rules.payment == "bao_chong":
+        return "包冲：放铳者包付三份。", "The discarder pays for all three (3 shares)."
+    return "点炮：放铳者付一份。", "On a discard: the discarder pays 1 share."
+
+
 def explain_win(ctx: WinContext, score: WinScore, rules: Rules, labels: Sequence[str]) -> WinExplanation:
     win = WIN_KINDS[ctx.win]
     from_label = None if ctx.from_seat is None else labels[ctx.from_seat]
@@ -314,6 +353,7 @@ def explain_win(ctx: WinContext, score: WinScore, rules: Rules, labels: Sequence
         value=score.value,
         unit=unit,
         agrees=agrees,
+        who_pays=who_pays(ctx, rules, labels),
     )
 
 

@@ -169,3 +169,28 @@ def test_calc_url_reopens_the_same_win(client, ctx, rules):
     score = score_win(ctx, rules)
     assert f'data-pattern="{score.pattern}"' in page
     assert f'data-testid="value">{score.value}<' in page
+
+
+@pytest.mark.parametrize(
+    ("query", "sentence"),
+    [
+        ("hand=123456789m1z&tile=1z&meld=pong:777z:3&winner=1&from=2", "the discarder pays 1 share"),
+        (
+            "hand=123456789m1z&tile=1z&meld=pong:777z:3&winner=1&win=self_draw",
+            "each other player pays 1 share",
+        ),
+        (
+            "hand=123456789m1z&tile=1z&meld=pong:777z:3&winner=1&from=2&payment=bao_chong",
+            "pays for all three",
+        ),
+        ("hand=123456789m1z&tile=1z&meld=pong:777z:0&winner=1&from=2&feeds=0000300000000000", "not ready"),
+        (
+            "hand=123456789m1z&tile=1z&meld=pong:777z:0&winner=1&from=2&feeds=0000300000000000&ready=0010",
+            "was ready",
+        ),
+    ],
+)
+def test_who_pays_is_said_in_words(client, query, sentence):
+    text = html.unescape(client.get("/calc/?" + query).content.decode())
+    found = re.search(r'data-testid="who-pays">(.*?)</p>', text, re.S)
+    assert found and sentence in found.group(1)
