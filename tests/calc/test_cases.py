@@ -16,6 +16,8 @@ import pytest
 from django.test import Client
 
 from games.engine.score_cmd import CaseError, score_case
+from games.engine.scoring import FEATURES, PATTERNS, WIN_KINDS
+from games.engine.scoring.lazi import FIXED
 
 HERE = Path(__file__).resolve().parent
 _REPO_CASES = HERE.parent / "engine" / "cases"
@@ -121,3 +123,20 @@ def test_the_page_says_what_the_engine_says(client, case):
     if engine["legal"]:
         assert page["value"] == engine["value"]
         assert not page["disagrees"], "the shown steps must arrive at the engine's value"
+    assert not set(visible_words(html)) & ENGINE_CODES, set(visible_words(html)) & ENGINE_CODES
+
+
+ENGINE_CODES = (
+    set(PATTERNS)
+    | set(FEATURES)
+    | set(FIXED)
+    | {"bahua", "qidui", "pinghu"}
+    | {w for w in WIN_KINDS if "_" in w}
+)
+
+
+def visible_words(html: str) -> list[str]:
+    """The words a reader sees: no tags, attributes, scripts or the share link's URL."""
+    html = re.sub(r'<p class="share-link">.*?</p>', "", html, flags=re.S)
+    html = re.sub(r"<script.*?</script>|<[^>]+>", " ", html, flags=re.S)
+    return re.findall(r"[a-z_]+", html)
