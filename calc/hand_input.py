@@ -197,10 +197,12 @@ class HandInput:
             return replace(self, flowers=(*self.flowers, code))
         if self.to == "meld":
             return self._add_meld(code)
-        if self.to == "tile" or len(self.hand) >= self.hand_size:
-            if self.tile is not None or not self.needs_tile:
-                return None
-            return replace(self, tile=code, to="hand")
+        if not self.needs_tile and (self.to == "tile" or len(self.hand) >= self.hand_size):
+            return None
+        if self.to == "tile" or (len(self.hand) >= self.hand_size and self.tile is None):
+            return replace(self, tile=code, to="hand")  # in "tile" mode a tap replaces the winning tile
+        if len(self.hand) >= self.hand_size:
+            return None
         return replace(self, hand=(*self.hand, code))
 
     def _add_meld(self, code: int) -> HandInput | None:
@@ -276,6 +278,11 @@ class HandInput:
             if len(self.flowers) < 8:
                 raise InputError(
                     Problem("八花齐要八张花牌。", "Eight flowers needs all eight flower tiles."),
+                    incomplete=True,
+                )
+            if n_concealed < 13:
+                raise InputError(
+                    Problem(f"还差 {13 - n_concealed} 张手牌。", f"{13 - n_concealed} more tile(s) to go."),
                     incomplete=True,
                 )
         elif self.tile is None or n_concealed < 13:

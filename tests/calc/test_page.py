@@ -61,6 +61,7 @@ def problems(response) -> str:
         ("preset=home&hand=123456789m1122z&tile=5z", "dragons are flowers"),
         ("hand=123m&tile=1z", "more tile(s) to go"),
         ("win=eight_flowers&flowers=123f", "all eight flower tiles"),
+        ("win=eight_flowers&flowers=12345678f&hand=1m", "12 more tile(s) to go"),
     ],
 )
 def test_bad_input_gets_a_clear_message(client, query, words):
@@ -194,3 +195,9 @@ def test_who_pays_is_said_in_words(client, query, sentence):
     text = html.unescape(client.get("/calc/?" + query).content.decode())
     found = re.search(r'data-testid="who-pays">(.*?)</p>', text, re.S)
     assert found and sentence in found.group(1)
+
+
+def test_in_winning_tile_mode_a_tap_replaces_the_winning_tile(client):
+    text = client.get("/calc/?to=tile&hand=123m&tile=5p").content.decode()
+    after = client.get("/calc/" + _tap_links(text)[parse_tiles("7s")[0]]).content.decode()
+    assert "tile=7s" in html.unescape(after) and "hand=123m&" in html.unescape(after)
