@@ -16,6 +16,7 @@ from games.names import WIN_KINDS as WIN_NAMES
 from .hand_input import TARGETS, HandInput
 
 _ROWS = (range(0, 9), range(9, 18), range(18, 27), range(27, 34), range(34, 42))
+_ADVANCED = ("feeds", "ready", "cap", "base", "fp", "lezi_points", *RULE_OPTIONS)  # shown open when set
 _TARGET_NAMES = {
     "hand": ("手牌", "Hand"),
     "tile": ("胡的牌", "Winning tile"),
@@ -111,4 +112,5 @@ def form_choices(inp: HandInput) -> dict:
         ],
         "feeds_text": " ".join("".join(str(x) for x in row) for row in inp.feeds),
         "ready_seats": [s for s in range(4) if inp.ready[s]],
+        "advanced_open": any(k in dict(inp.params()) for k in _ADVANCED),
     }

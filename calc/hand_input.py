@@ -15,6 +15,7 @@ Parameters (defaults are left out of the written query):
     flowers  flower tiles (home: dragons too) feeds   16 digits, row a = claims a made from 0..3
     ready    4 digits 0/1                     last, first   1 = last tile of the wall / first go-round
     menqing gangkai haidi payment cap       the room options of SHANGHAI_RULES.md §11 (cap: n or off)
+    base fp lezi_points                     §7's 底分 B, 花分 f and 勒子 L in points (2, 1, 10)
     to mk mf                                  the builder's state: where a tap goes, meld kind, meld source
 """
 
@@ -45,6 +46,8 @@ MAX_TEXT = 80  # longer than any real hand's notation
 TARGETS = ("hand", "tile", "meld", "flowers")
 OPTION_DEFAULTS = {name: getattr(Rules(), name) for name in RULE_OPTIONS}
 _CAP_DEFAULT = Rules().hand_loss_cap_lezi
+_UNIT_PARAMS = ("base", "fp", "lezi_points")  # Rules.base, Rules.flower_point, Rules.lezi
+_UNITS_DEFAULT = (Rules().base, Rules().flower_point, Rules().lezi)
 
 
 class InputError(ValueError):
@@ -69,6 +72,7 @@ class HandInput:
     preset: str = "standard"
     options: tuple[tuple[str, str], ...] = ()  # room options that differ from the defaults
     cap: int | None = _CAP_DEFAULT
+    units: tuple[int, int, int] = _UNITS_DEFAULT  # Rules.base, flower_point, lezi (§7's B, f, L)
     stake: int = 1
     dealer: int = 0
     winner: int = 0
@@ -111,19 +115,20 @@ class HandInput:
     def needs_tile(self) -> bool:
         return self.win != "eight_flowers"
 
-    @property
-    def is_complete_input(self) -> bool:
-        """Enough tiles to score: a full hand and (unless eight flowers) a winning tile."""
-        if self.win == "eight_flowers":
-            return len(self.flowers) >= 8 and len(self.hand) + 3 * len(self.melds) in (13, 14)
-        return len(self.hand) == self.hand_size and self.tile is not None
-
     def option(self, name: str) -> str:
         return dict(self.options).get(name, OPTION_DEFAULTS[name])
 
     def rules(self) -> Rules:
         opts = dict(self.options)
-        return Rules(preset=self.preset, hand_loss_cap_lezi=self.cap, **opts)
+        base, flower_point, lezi = self.units
+        return Rules(
+            preset=self.preset,
+            hand_loss_cap_lezi=self.cap,
+            base=base,
+            flower_point=flower_point,
+            lezi=lezi,
+            **opts,
+        )
 
     def all_tiles(self) -> list[int]:
         tiles = list(self.hand) + list(self.flowers)
@@ -176,6 +181,9 @@ class HandInput:
         out.extend(self.options)
         if self.cap != _CAP_DEFAULT:
             out.append(("cap", "off" if self.cap is None else str(self.cap)))
+        for name, value, default in zip(_UNIT_PARAMS, self.units, _UNITS_DEFAULT, strict=True):
+            if value != default:
+                out.append((name, str(value)))
         if self.to != "hand":
             out.append(("to", self.to))
         if self.to == "meld" or self.meld_kind != "pong":
@@ -415,7 +423,7 @@ KNOWN_PARAMS = frozenset(
         "meld",
         "dice",
     }
-    | {"feeds", "ready", "rd", "last", "first", "cap", "to", "mk", "mf", *RULE_OPTIONS}
+    | {"feeds", "ready", "rd", "last", "first", "cap", "to", "mk", "mf", *RULE_OPTIONS, *_UNIT_PARAMS}
 )
 
 
@@ -505,10 +513,15 @@ def read_query(query: Mapping) -> tuple[HandInput, list[Problem]]:
         cap = None
     elif cap_text is not None:
         cap = r.number("cap", 1, 100, _CAP_DEFAULT, ("封顶勒子数", "The loss cap"))
+    units = tuple(
+        r.number(name, 0, 1000, default, (name, name))
+        for name, default in zip(_UNIT_PARAMS, _UNITS_DEFAULT, strict=True)
+    )
     inp = HandInput(
         preset=preset,
         options=tuple(options),
         cap=cap,
+        units=units,
         stake=stake,
         dealer=dealer,
         winner=winner,
@@ -592,6 +605,7 @@ def from_engine(ctx: WinContext, rules: Rules) -> HandInput:
         preset=rules.preset,
         options=options,
         cap=rules.hand_loss_cap_lezi,
+        units=(rules.base, rules.flower_point, rules.lezi),
         stake=ctx.stake,
         dealer=ctx.dealer,
         winner=ctx.winner,

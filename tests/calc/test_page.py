@@ -158,6 +158,7 @@ def _ctx(**kw):
             Rules(haidi="double", hand_loss_cap_lezi=None),
         ),
         (_ctx(win="rob_kong", from_seat=3), Rules(preset="lazi", payment="bao_chong")),
+        (_ctx(), Rules(base=3, flower_point=2, lezi=20, menqing="lezi", hand_loss_cap_lezi=2)),
     ],
 )
 def test_calc_url_reopens_the_same_win(client, ctx, rules):
