@@ -35,7 +35,7 @@ WIN_KINDS = {
     "discard": ("冲牌", "On a discard"),
     "self_draw": ("自摸", "Self-drawn"),
     "kong_replacement": ("杠开", "On a kong replacement"),
-    "flower_replacement": ("杠开", "On a flower replacement"),
+    "flower_replacement": ("杠开（补花）", "On a flower replacement"),
     "eight_flowers": ("八花齐", "Eight flowers"),
     "rob_kong": ("抢杠", "Robbing a kong"),
 }
