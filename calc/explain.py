@@ -20,7 +20,7 @@ from games.engine.rules import Rules
 from games.engine.scoring import WinContext, WinScore, shares_for
 from games.engine.scoring import home as home_scoring
 from games.engine.scoring import lazi as lazi_scoring
-from games.engine.scoring.core import SETTLEMENT, partners_of
+from games.engine.scoring.core import SETTLEMENT, nine_down, partners_of
 from games.engine.scoring.standard import pattern_base
 from games.engine.tiles import N_KINDS, is_dragon, is_wind
 from games.names import FEATURES, MELD_KINDS, PATTERNS, WIN_KINDS, WINDS, pair
@@ -227,7 +227,10 @@ def lazi_steps(ctx: WinContext, score: WinScore, rules: Rules) -> tuple[list[Ste
 
 
 def home_steps(ctx: WinContext, score: WinScore, rules: Rules, m: int) -> tuple[list[Step], int]:
-    """§9: each payer pays min(M × N + 1, 20)."""
+    """§9: each payer pays min(M × N + 1, 20); 八花齐 pays the cap."""
+    cap = home_scoring.PAYMENT_CAP
+    if score.pattern == "bahua":
+        return [Step("八花齐付封顶", "Eight flowers pays the cap", f"{cap}")], cap
     factors: list[tuple[str, int]] = [(FEATURES[f][0], 2) for f in score.features]
     if score.pattern in _PONGISH:
         factors.append(("碰碰胡", 2))
@@ -241,7 +244,6 @@ def home_steps(ctx: WinContext, score: WinScore, rules: Rules, m: int) -> tuple[
     for _, f in factors:
         n *= f
     shown = " × ".join(f"{label} {f}" for label, f in factors) or "1"
-    cap = home_scoring.PAYMENT_CAP
     value = min(m * n + 1, cap)
     return [
         Step("N（各项相乘）", "N (the factors multiplied)", f"N = {shown} = {n}"),
@@ -295,11 +297,14 @@ def who_pays(ctx: WinContext, rules: Rules, labels: Sequence[str]) -> tuple[str,
             body = ("放铳者未听牌，付两份。", "the discarder was not ready and pays 2 shares.")
         return head_zh + body[0] + tail_zh, head_en + body[1] + tail_en
     if ctx.win == "rob_kong":
-        if rules.preset == "home":
-            return "抢杠：被抢杠者付一份（每家封顶 20）。", "Robbed kong: the konger pays one capped amount."
         return "抢杠：被抢杠者付三份。", "Robbed kong: the konger pays all 3 shares."
     if ctx.win != "discard":
         return "自摸：另三家各付一份。", "Self-drawn: each other player pays 1 share."
+    if rules.qingyise_9_bao and nine_down(ctx.melds):
+        return (
+            "清一色九张落地包输：放铳者付三份。",
+            "Nine tiles of one suit down: the discarder pays 3 shares.",
+        )
     if rules.payment == "chu_chong":
         return "出冲：放铳者付两份，另两家各付一份。", "Discarder pays 2 shares, the other two 1 each."
     if rules.payment == "bao_chong":

@@ -14,7 +14,8 @@ Parameters (defaults are left out of the written query):
     meld     repeated, `kind:tiles[:from]`, e.g. `pong:777z:3`, `kong_concealed:2222m`
     flowers  flower tiles (home: dragons too) feeds   16 digits, row a = claims a made from 0..3
     ready    4 digits 0/1                     last, first   1 = last tile of the wall / first go-round
-    menqing gangkai haidi payment cap       the room options of SHANGHAI_RULES.md §11 (cap: n or off)
+    menqing gangkai haidi payment cap       the room options of RULES.md §11 (cap: n or off;
+    qingyise_9_bao                          True or False)
     base fp lezi_points                     §7's 底分 B, 花分 f and 勒子 L in points (2, 1, 10)
     to mk mf                                  the builder's state: where a tap goes, meld kind, meld source
 """
@@ -44,7 +45,19 @@ from games.names import RULE_OPTIONS
 
 MAX_TEXT = 80  # longer than any real hand's notation
 TARGETS = ("hand", "tile", "meld", "flowers")
-OPTION_DEFAULTS = {name: getattr(Rules(), name) for name in RULE_OPTIONS}
+
+
+def _option_text(value) -> str:
+    """A room option as the calculator writes it (true/false options as "True" / "False")."""
+    return str(value)
+
+
+def _option_value(text: str):
+    """The `Rules` value of an option's text."""
+    return {"True": True, "False": False}.get(text, text)
+
+
+OPTION_DEFAULTS = {name: _option_text(getattr(Rules(), name)) for name in RULE_OPTIONS}
 _CAP_DEFAULT = Rules().hand_loss_cap_lezi
 _UNIT_PARAMS = ("base", "fp", "lezi_points")  # Rules.base, Rules.flower_point, Rules.lezi
 _UNITS_DEFAULT = (Rules().base, Rules().flower_point, Rules().lezi)
@@ -119,7 +132,7 @@ class HandInput:
         return dict(self.options).get(name, OPTION_DEFAULTS[name])
 
     def rules(self) -> Rules:
-        opts = dict(self.options)
+        opts = {name: _option_value(text) for name, text in self.options}
         base, flower_point, lezi = self.units
         return Rules(
             preset=self.preset,
@@ -599,7 +612,9 @@ def _read_meld(text: str, problems: list[Problem]) -> Meld | None:
 def from_engine(ctx: WinContext, rules: Rules) -> HandInput:
     """The calculator's input for a win the engine scored (a finished hand of a game)."""
     options = tuple(
-        (name, getattr(rules, name)) for name in RULE_OPTIONS if getattr(rules, name) != OPTION_DEFAULTS[name]
+        (name, _option_text(getattr(rules, name)))
+        for name in RULE_OPTIONS
+        if _option_text(getattr(rules, name)) != OPTION_DEFAULTS[name]
     )
     return HandInput(
         preset=rules.preset,
