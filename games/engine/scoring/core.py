@@ -148,23 +148,39 @@ class WinScore:
 # --- hand analysis shared by the presets ---------------------------------------------------------
 
 
+FLOWER_HUA = 1  # each flower tile
+
+
+def meld_hua(meld: Meld) -> int:
+    """The 花 of one declared meld (§6): honour pongs and kongs, suit kongs; chows and suit pongs none."""
+    if meld.kind == "chow":
+        return 0
+    tile = meld.tiles[0]
+    concealed = meld.kind == "kong_concealed"
+    if is_dragon(tile):
+        return (4 if concealed else 3) if meld.is_kong else 2
+    if is_wind(tile):
+        return (3 if concealed else 2) if meld.is_kong else 1
+    if meld.is_kong:
+        return 2 if concealed else 1
+    return 0
+
+
+def triplet_hua(tile: int) -> int:
+    """The 花 of an honour triplet held in the hand (it counts as a pong); suit triplets score none."""
+    if not is_honour(tile):
+        return 0
+    return 2 if is_dragon(tile) else 1
+
+
 def hua_of(counts: Sequence[int], melds: Sequence[Meld], flowers: Sequence[int]) -> int:
     """The 花 count of §6: flowers, kongs, and honour pongs (a concealed triplet counts as a pong)."""
-    hua = len(flowers)
+    hua = FLOWER_HUA * len(flowers)
     for meld in melds:
-        tile = meld.tiles[0]
-        if meld.kind == "chow":
-            continue
-        concealed = meld.kind == "kong_concealed"
-        if is_dragon(tile):
-            hua += (4 if concealed else 3) if meld.is_kong else 2
-        elif is_wind(tile):
-            hua += (3 if concealed else 2) if meld.is_kong else 1
-        elif meld.is_kong:
-            hua += 2 if concealed else 1
+        hua += meld_hua(meld)
     for tile in range(27, N_KINDS):
         if counts[tile] >= 3:
-            hua += 2 if is_dragon(tile) else 1
+            hua += triplet_hua(tile)
     return hua
 
 
@@ -221,6 +237,13 @@ def flower_tile_basics(ctx: WinContext) -> tuple[list[int], int, list[str]]:
     if ctx.win == "eight_flowers":
         return counts, hua, ["bahua"] if len(ctx.flowers) == 8 else []
     return counts, hua, candidate_patterns(counts, ctx.melds)
+
+
+def refusal(ctx: WinContext, counts: Sequence[int]) -> str:
+    """Why a `standard` / `lazi` win is refused (see `workings.Workings.refused`)."""
+    if ctx.win == "eight_flowers":
+        return "eight_flowers"
+    return "plain" if is_standard_complete(counts) else "incomplete"
 
 
 def _pengpeng_possible(counts: Sequence[int]) -> bool:
