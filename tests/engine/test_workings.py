@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from games.engine.bots import get_bot
 from games.engine.melds import Meld
 from games.engine.rules import Rules
 from games.engine.score_cmd import CaseError, parse_case
-from games.engine.scoring import LineKind, StepKind, WinContext, score_win, workings
+from games.engine.scoring import LineKind, ScoringError, StepKind, WinContext, score_win, workings
+from games.engine.simulate import hand_seed, play_hand
+from games.engine.state import GameState
 from games.engine.tiles import parse_tiles
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
@@ -165,3 +168,43 @@ def test_a_refused_win_says_why(hand, tile, win, refused):
 def test_eight_flowers_short_of_eight_is_refused_as_such():
     w = workings(_ctx("123456789m1234z", None, flowers="1234567f", win="eight_flowers"), Rules(preset="lazi"))
     assert (w.score.legal, w.refused) == (False, "eight_flowers")
+
+
+# --- HandResult.contexts: what each win was scored from, kept in the result's JSON ---------------
+
+
+def _played_wins(preset: str, n: int):
+    """Finished hands with a winner, played by the easy bots from fixed seeds."""
+    bots = [get_bot("easy")] * 4
+    out = []
+    for i in range(200):
+        state = GameState.new(Rules(preset=preset), i % 4, 0, 1, hand_seed("ctx", i))
+        play_hand(state, bots)
+        if state.result.kind == "win":
+            out.append(state)
+        if len(out) == n:
+            return out
+    raise AssertionError("no win in 200 hands")
+
+
+@pytest.mark.parametrize("preset", ["standard", "lazi", "home"])
+def test_hand_result_keeps_each_wins_context_through_json(preset):
+    for state in _played_wins(preset, 3):
+        result = state.result
+        assert [c.winner for c in result.contexts] == [w.seat for w in result.winners]
+        stored = json.loads(json.dumps(result.to_json()))["contexts"]
+        for ctx, score, data in zip(result.contexts, result.winners, stored, strict=True):
+            back = WinContext.from_json(data)
+            assert back == ctx
+            assert score_win(back, state.rules) == score
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"winner": 9}, {"concealed": "xyz"}, {"melds": [{"kind": "pong"}]}, {"last_tile": 1}, {"extra": 1}, {}],
+)
+def test_a_malformed_stored_context_raises_scoring_error(change):
+    good = _ctx("123456789m111z5z", "5z").to_json()
+    bad = {**good, **change} if change else {k: v for k, v in good.items() if k != "dice"}
+    with pytest.raises(ScoringError):
+        WinContext.from_json(bad)
