@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from calc.links import stored_calc_urls
 from games.engine.verify import ExportError, VerifyFailed, loads_export, parse_export, verify_export
 from games.models import Hand, Match, Room
 from games.names import PATTERNS, pair
@@ -112,7 +113,8 @@ def table_history(request, table_id: int):
 def match_detail(request, match_id: int):
     match = get_object_or_404(Match.objects.select_related("table__room"), pk=match_id)
     hands = Paginator(
-        match.hands.order_by("number").only("pk", "match_id", "number", "dealer", "result"), HANDS_PER_PAGE
+        match.hands.order_by("number").only("pk", "match_id", "number", "dealer", "result", "rules"),
+        HANDS_PER_PAGE,
     ).get_page(request.GET.get("page"))
     hand_list = list(hands.object_list)
     seat_players = list(
@@ -128,13 +130,15 @@ def match_detail(request, match_id: int):
         result = hand.result
         winners = []
         if result:
-            for w in result.get("winners", []):
+            links = stored_calc_urls(result, hand.rules)
+            for w, link in zip(result.get("winners", []), links, strict=True):
                 winners.append(
                     {
                         "seat": w["seat"],
                         "player": seats[w["seat"]],
                         "pattern": pair(PATTERNS, w.get("pattern") or ""),
                         "value": w.get("value"),
+                        "calc_url": link,
                     }
                 )
         rows.append(
