@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -18,6 +19,12 @@ def _shared_dir() -> Path:
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
     return _shared_dir()
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Every test starts with an empty cache: the account throttles (accounts/throttle.py) count in it."""
+    cache.clear()
 
 
 @pytest.fixture
