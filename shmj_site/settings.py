@@ -173,12 +173,9 @@ AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 # Further attempts during a lockout do not extend it: the owner of a username an attacker keeps
 # trying can log in again 15 minutes after the lockout began.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-# The client's address: REMOTE_ADDR, unless DJANGO_PROXY_COUNT trusted proxies (nginx: 1) append
-# theirs to X-Forwarded-For. Never trust that header without a proxy: anyone can forge it.
-PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0"))
-if PROXY_COUNT:
-    AXES_IPWARE_PROXY_COUNT = PROXY_COUNT
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+# The client's address is REMOTE_ADDR (axes' default). Behind nginx, daphne --proxy-headers sets it
+# from the FIRST X-Forwarded-For address, so nginx must overwrite that header with $remote_addr
+# (deploy/nginx.conf), never append to it: else anyone could pick the address they are counted under.
 # Sign-up answers whether a username is taken, so it is throttled per address too (accounts/throttle.py).
 SIGNUP_ATTEMPTS_LIMIT = int(os.environ.get("SIGNUP_ATTEMPTS_LIMIT", "10"))
 SIGNUP_WINDOW = AXES_COOLOFF_TIME

@@ -111,3 +111,21 @@ def test_password_reset_requests_are_throttled_per_address(settings, li, mailout
         == 429
     )
     assert len(mailoutbox) == 2
+
+
+def test_a_forged_forwarded_for_header_does_not_escape_the_address_lockout(li):
+    client = Client()
+    for n in range(5):
+        client.post(
+            "/accounts/login/",
+            {"username": f"nobody{n}", "password": "guess"},
+            REMOTE_ADDR="10.0.0.3",
+            HTTP_X_FORWARDED_FOR=f"203.0.113.{n}",
+        )
+    response = client.post(
+        "/accounts/login/",
+        {"username": "li", "password": PASSWORD},
+        REMOTE_ADDR="10.0.0.3",
+        HTTP_X_FORWARDED_FOR="198.51.100.77",
+    )
+    assert response.status_code == 429
