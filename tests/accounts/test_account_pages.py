@@ -201,3 +201,17 @@ def test_deletion_needs_the_confirmation_box(alice):
 @pytest.fixture
 def room_for_waiting(db):
     return Room.objects.create(name="Waiting room", bot_delay=Decimal("0"), bot_level="easy")
+
+
+def test_the_header_shows_the_avatar_of_the_signed_in_player():
+    client = Client()
+    client.post(
+        "/accounts/signup/",
+        {"username": "mei", "display_name": "小美", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    response = client.get("/")
+    hue = response.context["user_avatar"].hue
+    assert 0 <= hue < 12
+    assert (
+        f'<span class="avatar small hue-{hue}" aria-hidden="true">小</span> 小美' in response.content.decode()
+    )
