@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from .models import DELETED_NAME, Profile
 
@@ -17,10 +17,14 @@ class AccountError(Exception):
 def create_account(
     *, username: str, password: str, display_name: str = "", email: str = ""
 ) -> AbstractBaseUser:
-    """A new user and their profile, together."""
-    with transaction.atomic():
-        user = get_user_model().objects.create_user(username=username, password=password, email=email)
-        Profile.objects.create(user=user, display_name=display_name.strip())
+    """A new user and their profile, together. Two sign-ups racing for one username: the second is
+    refused (AccountError), not a server error."""
+    try:
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(username=username, password=password, email=email)
+            Profile.objects.create(user=user, display_name=display_name.strip())
+    except IntegrityError:
+        raise AccountError("这个用户名已被使用 That username is taken.") from None
     return user
 
 

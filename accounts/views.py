@@ -38,14 +38,18 @@ def signup(request):
         if not attempt_allowed(request, "signup"):
             return _throttled(request, "accounts/signup.html", SignUpForm())
         if form.is_valid():
-            user = services.create_account(
-                username=form.cleaned_data["username"],
-                password=form.cleaned_data["password1"],
-                display_name=form.cleaned_data.get("display_name", ""),
-                email=form.cleaned_data.get("email", ""),
-            )
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect("games:lobby")
+            try:
+                user = services.create_account(
+                    username=form.cleaned_data["username"],
+                    password=form.cleaned_data["password1"],
+                    display_name=form.cleaned_data.get("display_name", ""),
+                    email=form.cleaned_data.get("email", ""),
+                )
+            except services.AccountError as exc:
+                form.add_error("username", str(exc))
+            else:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                return redirect("games:lobby")
     return render(request, "accounts/signup.html", {"form": form})
 
 

@@ -215,3 +215,18 @@ def test_the_header_shows_the_avatar_of_the_signed_in_player():
     assert (
         f'<span class="avatar small hue-{hue}" aria-hidden="true">小</span> 小美' in response.content.decode()
     )
+
+
+def test_a_sign_up_that_loses_the_race_for_a_username_gets_a_form_error(monkeypatch):
+    """The form saw the name free; another sign-up took it before the insert."""
+    from accounts import forms
+
+    monkeypatch.setattr(forms.SignUpForm, "clean_username", lambda self: self.cleaned_data["username"])
+    monkeypatch.setattr(forms.SignUpForm, "validate_unique", lambda self: None)
+    User.objects.create_user(username="mei", password=PASSWORD)
+    response = Client().post(
+        "/accounts/signup/", {"username": "mei", "password1": PASSWORD, "password2": PASSWORD}
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["username"] == ["这个用户名已被使用 That username is taken."]
+    assert User.objects.filter(username="mei").count() == 1 and not Profile.objects.exists()
