@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "games",
     "ledger",
     "history",
+    "calc",
 ]
 
 MIDDLEWARE = [
