@@ -1,6 +1,7 @@
 """In a real browser, under the site's Content-Security-Policy: the lobby, a table with its socket,
-the history pages (a stored replay with its in-browser hash check) and the account pages work and
-log no console error; every page carries the policy, with no 'unsafe-inline' or 'unsafe-eval'."""
+the history pages (a stored replay with its in-browser hash check), the scoring calculator and the
+account pages work and log no console error; every page carries the policy, with no 'unsafe-inline'
+or 'unsafe-eval'."""
 
 from __future__ import annotations
 
@@ -67,6 +68,7 @@ def test_pages_run_under_the_policy_without_console_errors(page: Page, server_ur
         f"/history/players/u{user_id}/matches/",
         "/history/leaderboard/",
         "/history/replay/import/",
+        "/calc/",
         "/accounts/profile/",
         "/accounts/password_change/",
     ):
