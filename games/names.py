@@ -82,7 +82,6 @@ RULE_OPTION_LABELS = {
     "gangkai": ("杠开", "Win on a replacement"),
     "haidi": ("海底捞月", "Last tile of the wall"),
     "payment": ("谁付", "Who pays a discard win"),
-    "qingyise_9_bao": ("清一色九张落地包输", "Nine tiles of one suit down: dealing in pays 3 shares"),
 }
 RULE_OPTIONS = {
     "menqing": {"double": ("翻倍", "Doubles"), "lezi": ("一勒子起", "At least 1 lezi")},
@@ -97,8 +96,6 @@ RULE_OPTIONS = {
         "chu_chong": ("出冲", "Discarder double, others single"),
         "bao_chong": ("包冲", "The discarder pays for all three"),
     },
-    # a true/false option: the values are the texts of the booleans (calc/hand_input.py reads them)
-    "qingyise_9_bao": {"False": ("不计", "Off"), "True": ("包输", "On")},
 }
 
 

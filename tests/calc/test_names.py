@@ -28,9 +28,7 @@ def test_every_feature_win_kind_meld_and_preset_has_names():
 
 
 def test_every_room_option_value_has_names():
-    # the scoring options: the choices, and the true/false qingyise_9_bao (declare_ready, swap_tiles and
-    # garden change the table, not a win's value)
-    options = {k: v for k, v in _CHOICES.items() if k != "preset"} | {"qingyise_9_bao": ("False", "True")}
+    options = {k: v for k, v in _CHOICES.items() if k != "preset"}
     assert set(names.RULE_OPTIONS) == set(options)
     for option, values in options.items():
         assert set(names.RULE_OPTIONS[option]) == set(values)
