@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
 from games.engine.state import GameState
-from games.forms import OPTION_PREFIX, add_option_fields, options_from
+from games.forms import OPTION_PREFIX, option_field, options_from
 from games.table_options import DEFAULTS, OPTIONS, PRESET_NAMES, ROOM_NUMBERS
 
 from .models import Action, Hand, Match, Room, Seat, Table
@@ -38,7 +38,10 @@ class SeatInline(admin.TabularInline):
         return False
 
 
-class RoomForm(forms.ModelForm):
+ROOM_OPTIONS = [*OPTIONS, *ROOM_NUMBERS]
+
+
+class _RoomForm(forms.ModelForm):
     """Room settings with a field per house option (no raw JSON); `games.services.rooms` checks and
     saves them."""
 
@@ -68,7 +71,11 @@ class RoomForm(forms.ModelForm):
         else:
             self.fields["allowed_presets"].initial = list(PRESET_NAMES)
             self.fields["allowed_options"].initial = [o.key for o in OPTIONS]
-        add_option_fields(self, ROOM_OPTIONS, {**DEFAULTS, **(room.rules_options or {})})
+        values = {**DEFAULTS, **(room.rules_options or {})}
+        for option in ROOM_OPTIONS:
+            self.initial[OPTION_PREFIX + option.key] = self.fields[OPTION_PREFIX + option.key].initial = (
+                None if option.kind == "count" and values[option.key] == option.off else values[option.key]
+            )
 
     def clean(self):
         """The values for `room_save`, checked by the service; its refusal shows beside its field."""
@@ -88,7 +95,12 @@ class RoomForm(forms.ModelForm):
         return data
 
 
-ROOM_OPTIONS = [*OPTIONS, *ROOM_NUMBERS]
+# The option fields are declared on the class, so that the admin lays them out like model fields.
+RoomForm = type(
+    "RoomForm",
+    (_RoomForm,),
+    {OPTION_PREFIX + o.key: option_field(o, initial=DEFAULTS[o.key]) for o in ROOM_OPTIONS},
+)
 
 
 def _public_action(action: str, hand_ended) -> str:

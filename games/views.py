@@ -119,8 +119,8 @@ def table_next_hand(request, table_id: int):
 
 # --- tables with players' choices (issue 14) -------------------------------------------------------
 
-# Which form field a refusal of `table_open` belongs beside (the rest go above the form).
-_CHOICE_ERROR_FIELDS = {"preset_not_allowed": "preset", "bad_stake": "stake"}
+# Which form field a refusal of `table_open` belongs beside, when it does not say (the rest go above).
+_CHOICE_ERROR_FIELDS = {"bad_stake": "stake"}
 
 
 @login_required
@@ -143,7 +143,8 @@ def table_new(request, room_id: int):
         try:
             created = table_open(room_id=room.pk, user=request.user, choices=choices)
         except ServiceError as error:
-            form.add_error(_CHOICE_ERROR_FIELDS.get(error.code), error.message)
+            field = error.field or _CHOICE_ERROR_FIELDS.get(error.code)
+            form.add_error(field if field in form.fields else None, error.message)
         else:
             return HttpResponseRedirect(reverse("games:table", args=[created.pk]))
     status = 400 if request.method == "POST" else 200

@@ -62,6 +62,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
 class ServiceError(Exception):
     """A refused request: nothing was changed. `code` is stable; `message` is for people."""
 
+    field: str | None = None  # the input a refusal concerns, when it names one (a form shows it there)
+
     def __init__(self, code: str, message: str | None = None) -> None:
         self.code = code
         zh, en = MESSAGES.get(code, ("操作失败", "The request failed."))

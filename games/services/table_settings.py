@@ -56,22 +56,26 @@ def table_timers(table: Table) -> tuple[int, int]:
     return discard, claim
 
 
-def _refuse(code: str, en: str, zh: str) -> ServiceError:
+def _refuse(code: str, en: str, zh: str, field: str | None = None) -> ServiceError:
+    """A refusal with words for this case; `field`: the choice it concerns (a form shows it there)."""
     error = ServiceError(code, en)
-    error.message_zh = zh
+    error.message_zh, error.field = zh, field
     return error
 
 
-def _timer(room: Room, value, name_zh: str, name_en: str) -> int | None:
+def _timer(room: Room, value, field: str, name_zh: str, name_en: str) -> int | None:
     if value is None or value == "":
         return None
     if type(value) is not int:
-        raise _refuse("bad_timer", f"{name_en} must be a whole number of seconds.", f"{name_zh}必须是整数秒")
+        raise _refuse(
+            "bad_timer", f"{name_en} must be a whole number of seconds.", f"{name_zh}必须是整数秒", field
+        )
     if not room.timer_min <= value <= room.timer_max:
         raise _refuse(
             "bad_timer",
             f"{name_en} must be between {room.timer_min} and {room.timer_max} seconds in this room.",
             f"{name_zh}必须在{room.timer_min}到{room.timer_max}秒之间",
+            field,
         )
     return value
 
@@ -106,8 +110,10 @@ def clean_choices(room: Room, choices: TableChoices) -> dict[str, Any]:
     return {
         "preset": preset,
         "options": dict(options),
-        "discard_timeout": _timer(room, choices.discard_timeout, "出牌时间", "The discard timer"),
-        "claim_timeout": _timer(room, choices.claim_timeout, "吃碰时间", "The claim timer"),
+        "discard_timeout": _timer(
+            room, choices.discard_timeout, "discard_timeout", "出牌时间", "The discard timer"
+        ),
+        "claim_timeout": _timer(room, choices.claim_timeout, "claim_timeout", "吃碰时间", "The claim timer"),
         "private": bool(choices.private),
         "stake": stake,
     }
