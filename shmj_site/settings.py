@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "games",
     "ledger",
     "history",
+    "calc",
 ]
 
 MIDDLEWARE = [

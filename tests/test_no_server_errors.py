@@ -84,6 +84,8 @@ def urls(world) -> list[str]:
         "/admin/",
         "/admin/ledger/penalty/",
         "/admin/games/room/",
+        "/calc/",
+        "/calc/?hand=55555m&meld=chow:123z:1&tile=xx&winner=9",
     ]
     for table_id in (table, waiting, *ODD_IDS):
         paths += [
