@@ -31,6 +31,7 @@ class Option:
     kind: str
     choices: tuple[tuple[str, str], ...] = ()
     off: object = None
+    off_label: str = "关 off"
 
     @property
     def label(self) -> str:
@@ -42,7 +43,7 @@ class Option:
             return "开 on" if value else "关 off"
         if self.kind == "choice":
             return dict(self.choices).get(value, str(value))
-        return "不限 off" if value == self.off else str(value)
+        return self.off_label if value == self.off else str(value)
 
 
 # Rules §11, in the order the rules text lists them.
@@ -123,6 +124,7 @@ OPTIONS: tuple[Option, ...] = (
         "每局最多输几个勒子（空 = 不封顶）。The most a player loses in one hand, in 勒子 (empty: no cap).",
         "count",
         off=None,
+        off_label="不封顶 no cap",
     ),
 )
 OPTIONS_BY_KEY: dict[str, Option] = {o.key: o for o in OPTIONS}
