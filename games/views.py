@@ -12,12 +12,11 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import rendering, services
-from games.engine.rules import Rules
 from games.forms import TableForm
 from games.models import Room, Table
 from games.services import ServiceError
 from games.services.stakes import room_stakes
-from games.services.table_settings import TableChoices, normalise_invite_code, table_open
+from games.services.table_settings import TableChoices, normalise_invite_code, room_rules, table_open
 
 NOT_FOUND = {"no_such_table", "no_such_room", "no_such_seat"}
 FORBIDDEN = {"not_seated", "not_your_seat", "room_closed"}
@@ -127,7 +126,7 @@ _CHOICE_ERROR_FIELDS = {"bad_stake": "stake"}
 def table_new(request, room_id: int):
     """The new-table form: GET shows it with the room's defaults, POST opens the table."""
     room = get_object_or_404(Room, pk=room_id, is_open=True)
-    effective = {**Rules().to_json(), **(room.rules_options or {})}
+    effective = room_rules(room).to_json()
     data = request.POST if request.method == "POST" else None
     form = TableForm(data, room=room, effective=effective, stakes=room_stakes(room))
     if request.method == "POST" and form.is_valid():

@@ -40,12 +40,14 @@ class TableChoices:
     stake: int | None = None
 
 
+def room_rules(room: Room, preset: str | None = None, options: dict | None = None) -> Rules:
+    """The room's house options, then a table's preset and options on top (raises ValueError)."""
+    return Rules.from_json({**(room.rules_options or {}), "preset": preset or room.preset, **(options or {})})
+
+
 def table_rules(table: Table) -> Rules:
-    """The rules this table deals with: room house options, then the table's preset and options."""
-    room = table.room
-    return Rules.from_json(
-        {**(room.rules_options or {}), "preset": table.preset or room.preset, **(table.options or {})}
-    )
+    """The rules this table deals with: every deal, replay and rules display goes through here."""
+    return room_rules(table.room, table.preset, table.options)
 
 
 def table_timers(table: Table) -> tuple[int, int]:
@@ -101,7 +103,7 @@ def clean_choices(room: Room, choices: TableChoices) -> dict[str, Any]:
                 f"本房间不能设定{option.zh}",
             )
     try:
-        Rules.from_json({**(room.rules_options or {}), "preset": preset, **options})
+        room_rules(room, preset, options)
     except (ValueError, TypeError) as error:
         raise _refuse("bad_options", f"Those options are not valid: {error}", "选项不合规则") from None
     stake = choices.stake
