@@ -16,7 +16,16 @@ from games.names import WIN_KINDS as WIN_NAMES
 from .hand_input import TARGETS, HandInput
 
 _ROWS = (range(0, 9), range(9, 18), range(18, 27), range(27, 34), range(34, 42))
-_ADVANCED = ("feeds", "ready", "cap", "base", "fp", "lezi_points", *RULE_OPTIONS)  # shown open when set
+_ADVANCED = (
+    "feeds",
+    "ready",
+    "cap",
+    "qingyise_9_bao",
+    "base",
+    "fp",
+    "lezi_points",
+    *RULE_OPTIONS,
+)  # shown open when set
 _TARGET_NAMES = {
     "hand": ("手牌", "Hand"),
     "tile": ("胡的牌", "Winning tile"),

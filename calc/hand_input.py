@@ -15,6 +15,7 @@ Parameters (defaults are left out of the written query):
     flowers  flower tiles (home: dragons too) feeds   16 digits, row a = claims a made from 0..3
     ready    4 digits 0/1                     last, first   1 = last tile of the wall / first go-round
     menqing gangkai haidi payment cap       the room options of SHANGHAI_RULES.md §11 (cap: n or off)
+    qingyise_9_bao                            1 = §11 清一色九张落地包输 (the discarder pays 3 shares)
     base fp lezi_points                     §7's 底分 B, 花分 f and 勒子 L in points (2, 1, 10)
     to mk mf                                  the builder's state: where a tap goes, meld kind, meld source
 """
@@ -72,6 +73,7 @@ class HandInput:
     preset: str = "standard"
     options: tuple[tuple[str, str], ...] = ()  # room options that differ from the defaults
     cap: int | None = _CAP_DEFAULT
+    nine_bao: bool = False  # Rules.qingyise_9_bao
     units: tuple[int, int, int] = _UNITS_DEFAULT  # Rules.base, flower_point, lezi (§7's B, f, L)
     stake: int = 1
     dealer: int = 0
@@ -124,6 +126,7 @@ class HandInput:
         return Rules(
             preset=self.preset,
             hand_loss_cap_lezi=self.cap,
+            qingyise_9_bao=self.nine_bao,
             base=base,
             flower_point=flower_point,
             lezi=lezi,
@@ -181,6 +184,8 @@ class HandInput:
         out.extend(self.options)
         if self.cap != _CAP_DEFAULT:
             out.append(("cap", "off" if self.cap is None else str(self.cap)))
+        if self.nine_bao:
+            out.append(("qingyise_9_bao", "1"))
         for name, value, default in zip(_UNIT_PARAMS, self.units, _UNITS_DEFAULT, strict=True):
             if value != default:
                 out.append((name, str(value)))
@@ -423,7 +428,20 @@ KNOWN_PARAMS = frozenset(
         "meld",
         "dice",
     }
-    | {"feeds", "ready", "rd", "last", "first", "cap", "to", "mk", "mf", *RULE_OPTIONS, *_UNIT_PARAMS}
+    | {
+        "feeds",
+        "ready",
+        "rd",
+        "last",
+        "first",
+        "cap",
+        "qingyise_9_bao",
+        "to",
+        "mk",
+        "mf",
+        *RULE_OPTIONS,
+        *_UNIT_PARAMS,
+    }
 )
 
 
@@ -521,6 +539,7 @@ def read_query(query: Mapping) -> tuple[HandInput, list[Problem]]:
         preset=preset,
         options=tuple(options),
         cap=cap,
+        nine_bao=r.flag("qingyise_9_bao"),
         units=units,
         stake=stake,
         dealer=dealer,
@@ -605,6 +624,7 @@ def from_engine(ctx: WinContext, rules: Rules) -> HandInput:
         preset=rules.preset,
         options=options,
         cap=rules.hand_loss_cap_lezi,
+        nine_bao=rules.qingyise_9_bao,
         units=(rules.base, rules.flower_point, rules.lezi),
         stake=ctx.stake,
         dealer=ctx.dealer,

@@ -27,7 +27,7 @@ def evaluate(inp):
     except ValueError as exc:  # the engine's own refusal of an impossible context
         return None, Problem("这手牌不成立。", str(exc)), False
     payments = settle([(ctx, score)], rules)
-    return explain_hand([(ctx, score)], rules, payments), None, False
+    return explain_hand([ctx], rules, payments), None, False
 
 
 def calculator(request):

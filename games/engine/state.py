@@ -850,6 +850,7 @@ class GameState:
             gengfeng=self._gengfeng_paid,
             gengfeng_next=self.gengfeng + (self._gengfeng_paid > 0),
             settlements=settlements,
+            contexts=tuple(ctx for ctx, _ in pairs),
         )
 
     # ------------------------------------------------------------------ helpers for callers

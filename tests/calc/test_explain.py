@@ -1,10 +1,12 @@
-"""The explanation builder over engine results: its steps reach the engine's value under every house
-option, several winners are explained together, and the loss cap is shown where it bit."""
+"""The explanation builder over engine results: its steps (the engine's workings in words) reach the
+engine's value under every house option, several winners are explained together, the loss cap is shown
+where it bit, and who pays follows the engine's settlement."""
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 
 import pytest
 
@@ -36,18 +38,24 @@ def _parsed(case):
 PARSED = [p for p in map(_parsed, CASES) if p is not None]
 
 
-@pytest.mark.parametrize(("variant", "stake", "last"), itertools.product(VARIANTS, (1, 3), (False, True)))
+def last_number(text: str) -> int:
+    return int(re.findall(r"-?\d+", text)[-1])
+
+
+@pytest.mark.parametrize(
+    ("variant", "stake", "last"), list(itertools.product(VARIANTS, (1, 3), (False, True)))
+)
 def test_steps_reach_the_engines_value_under_every_option(variant, stake, last):
     checked = 0
     for _, ctx, rules in PARSED:
         rules = dataclasses.replace(rules, **variant) if rules.preset == "standard" else rules
         ctx = dataclasses.replace(ctx, stake=stake, last_tile=last)
         score = score_win(ctx, rules)
-        explained = explain_hand([(ctx, score)], rules, settle([(ctx, score)], rules))
+        explained = explain_hand([ctx], rules, settle([(ctx, score)], rules))
         (win,) = explained.wins
         assert win.legal == score.legal
         if score.legal:
-            assert win.agrees, (ctx, rules, win.steps)
+            assert last_number(win.steps[-1].formula) == score.value, (ctx, rules, win.steps)
             assert win.value == score.value
             if rules.preset != "home":
                 assert win.breakdown_total == score.hua
@@ -65,7 +73,7 @@ def test_two_winners_on_one_discard_are_explained_together():
                         **common)  # fmt: skip
     wins = [(ctx, score_win(ctx, rules)) for ctx in (first, second)]
     payments = settle(wins, rules)
-    explained = explain_hand(wins, rules, payments, names=["A", "B", "C", "D"])
+    explained = explain_hand([ctx for ctx, _ in wins], rules, payments, names=["A", "B", "C", "D"])
     assert [w.seat for w in explained.wins] == [1, 3]
     assert all(w.legal for w in explained.wins)
     assert [s.amount for s in explained.seats] == payments
@@ -80,6 +88,27 @@ def test_the_loss_cap_is_marked_where_it_bit():
     _, ctx, rules = parse_case(case)
     score = score_win(ctx, rules)
     payments = settle([(ctx, score)], rules)
-    explained = explain_hand([(ctx, score)], rules, payments)
+    explained = explain_hand([ctx], rules, payments)
     assert [s.capped for s in explained.seats] == [p < 0 for p in payments]
     assert explained.cap_note is not None and "50" in explained.cap_note[1]
+
+
+def test_who_pays_follows_the_engines_settlement():
+    """qingyise_9_bao (§11): the discarder pays 3 shares, and the sentence says so."""
+    case = next(c for c in CASES if c["name"] == "qingyise-9-bao")
+    _, ctx, rules = parse_case(case)
+    payments = settle([(ctx, score_win(ctx, rules))], rules)
+    (win,) = explain_hand([ctx], rules, payments).wins
+    assert "九张落地" in win.who_pays[0]
+    off = dataclasses.replace(rules, qingyise_9_bao=False)
+    (plain,) = explain_hand([ctx], off, settle([(ctx, score_win(ctx, off))], off)).wins
+    assert "九张落地" not in plain.who_pays[0]
+
+
+def test_home_eight_flowers_explains_the_cap_from_each_of_three():
+    case = next(c for c in CASES if c["name"] == "home-eight-flowers-cap")
+    _, ctx, rules = parse_case(case)
+    explained = explain_hand([ctx], rules, settle([(ctx, score_win(ctx, rules))], rules))
+    (win,) = explained.wins
+    assert win.value == 20 and last_number(win.steps[-1].formula) == 20
+    assert [s.detail for s in explained.seats if s.seat != 3] == ["1 × 20 → 座位 3 Seat 3"] * 3

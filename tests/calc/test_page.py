@@ -202,3 +202,32 @@ def test_in_winning_tile_mode_a_tap_replaces_the_winning_tile(client):
     text = client.get("/calc/?to=tile&hand=123m&tile=5p").content.decode()
     after = client.get("/calc/" + _tap_links(text)[parse_tiles("7s")[0]]).content.decode()
     assert "tile=7s" in html.unescape(after) and "hand=123m&" in html.unescape(after)
+
+
+def test_the_nav_links_the_calculator(client):
+    text = client.get("/calc/").content.decode()  # base.html: every page has the same nav
+    assert re.search(r'<a href="/calc/" data-testid="nav-calc">', text)
+
+
+NINE_DOWN = "hand=7788p&tile=7p&meld=chow:123p:0&meld=pong:555p:2&meld=pong:999p:3&winner=1&from=2"
+
+
+def test_qingyise_9_bao_is_a_checkbox_and_the_discarder_pays_three_shares(client):
+    off = client.get("/calc/?" + NINE_DOWN).content.decode()
+    assert 'name="qingyise_9_bao" value="1">' in off  # unchecked
+    assert re.search(r'<tr data-seat="2">.*?data-payment="-10"', off, re.S)
+    on = client.get("/calc/?" + NINE_DOWN + "&qingyise_9_bao=1").content.decode()
+    assert 'name="qingyise_9_bao" value="1" checked>' in on
+    assert re.search(r'<tr data-seat="2">.*?data-payment="-30"', on, re.S)
+    assert "九张落地" in on
+
+
+def test_a_finished_hands_link_keeps_qingyise_9_bao():
+    melds = tuple(Meld.parse(m) for m in ("chow 123p<0", "pong 555p<2", "pong 999p<3"))
+    ctx = WinContext(1, "discard", tuple(parse_tiles("7788p")), parse_tiles("7p")[0], melds, from_seat=2)
+    url = calc_url(ctx, Rules(qingyise_9_bao=True))
+    assert "qingyise_9_bao=1" in url
+    inp, problems = read_query(
+        dict(p.split("=", 1) for p in url.split("?", 1)[1].split("&") if "meld" not in p)
+    )
+    assert not problems and inp.rules().qingyise_9_bao
