@@ -3,7 +3,7 @@
 from .autoplay import table_cancel_autoplay
 from .errors import MESSAGES, ServiceError
 from .locking import current_hand
-from .moderation import ban_player, room_close, room_save, table_close, unban_player
+from .moderation import ban_player, room_close, table_close, unban_player
 from .play import clock_tick, load_state, table_act, table_next_hand, table_start
 from .presence import seat_connected, seat_disconnected, sweep_stale_presence, vouch_for
 from .stakes import table_accept_stake, table_refuse_stake, table_set_stake
@@ -17,7 +17,6 @@ __all__ = [
     "current_hand",
     "load_state",
     "room_close",
-    "room_save",
     "seat_connected",
     "seat_disconnected",
     "sweep_stale_presence",

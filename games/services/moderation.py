@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.models import Room, Table
 from ledger.models import Ban
 
-from .broadcast import on_commit_close_user_sockets, on_commit_lobby_changed
+from .broadcast import on_commit_close_user_sockets
 from .errors import ServiceError
 from .locking import locked_table, user_seat
 from .presence import hand_in_progress
@@ -75,18 +75,6 @@ def table_close(*, table_id: int) -> Table:
             table.closing = True
             _bump(table, "closing")
     return table
-
-
-def room_save(*, room: Room) -> Room:
-    """Save a room's settings (the admin's form; closing is `room_close`). The lobby and the room's
-    waiting tables, whose stake choices and ready timer come from them, are told after commit;
-    a table in play reads the settings at its next hand and keeps its version (no stale clicks)."""
-    with transaction.atomic():
-        room.save()
-        for table_id in room.tables.filter(status=Table.Status.WAITING).values_list("pk", flat=True):
-            _bump(locked_table(table_id))
-        on_commit_lobby_changed()
-    return room
 
 
 def room_close(*, room_id: int) -> Room:
