@@ -16,7 +16,7 @@ from django.conf import settings
 from games import rendering
 from games.live import limits, messages
 from games.live.hub import update_hub
-from games.live.users import still_signed_in, user_group
+from games.live.users import still_signed_in
 from games.services import (
     ServiceError,
     seat_connected,
@@ -89,8 +89,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.holds.append((limits.spectators_by_table, self.table_id))
         self.group = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        if _signed_in(self.user):
-            await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
         await self.accept()
         # Listening before the snapshot below: an update committed after it is pushed, one
         # committed before it is in the snapshot.
@@ -108,8 +106,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         if hasattr(self, "hub"):
             await self.hub.leave(self)
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        if _signed_in(self.user):
-            await self.channel_layer.group_discard(user_group(self.user.pk), self.channel_name)
         await database_sync_to_async(seat_disconnected)(table_id=self.table_id, user=self.user)
         if _signed_in(self.user):
             # The same person may still have this table open elsewhere (another tab or device):

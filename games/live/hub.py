@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from channels.db import database_sync_to_async
 
 from games import rendering
-from games.services.broadcast import table_updates_group
+from games.services.broadcast import USERS_GROUP, table_updates_group
 
 if TYPE_CHECKING:
     from games.live.consumers import TableConsumer
@@ -33,6 +33,7 @@ class _UpdateHub:
         self.sockets: dict[int, set[TableConsumer]] = {}
         self._starting = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
+        self._users_renewal = float("-inf")
 
     async def join(self, socket: TableConsumer) -> None:
         async with self._starting:
@@ -40,6 +41,10 @@ class _UpdateHub:
                 # The default prefix: channels_redis reads all of a process's channels from one list.
                 self.channel = await self.layer.new_channel()
                 self._spawn(self._listen(), "table-updates")
+            if asyncio.get_running_loop().time() >= self._users_renewal:
+                # One membership per process, renewed hourly (not one Redis call per socket).
+                await self.layer.group_add(USERS_GROUP, self.channel)
+                self._users_renewal = asyncio.get_running_loop().time() + 3600
         self.sockets.setdefault(socket.table_id, set()).add(socket)
         # Also for a table already listened to: it renews the membership's expiry.
         await self.layer.group_add(table_updates_group(socket.table_id), self.channel)
@@ -69,9 +74,22 @@ class _UpdateHub:
                 log.exception("table updates: receiving failed")
                 await asyncio.sleep(1)
                 continue
-            if message.get("type") == "table.update":
+            if message.get("type") == "user.close":
+                await self.close_user(message.get("user_id"))
+            elif message.get("type") == "table.update":
                 table_id, version = message.get("table_id"), message.get("version", 0)
                 self._spawn(self.push(table_id, version), f"table-update-{table_id}")
+
+    async def close_user(self, user_id) -> None:
+        """Close this process's table sockets of one person (logout, password change, ban)."""
+        mine = [
+            socket
+            for sockets in list(self.sockets.values())
+            for socket in list(sockets)
+            if socket.user is not None and socket.user.is_authenticated and socket.user.pk == user_id
+        ]
+        for socket in mine:
+            await socket.user_close({})
 
     async def push(self, table_id: int, announced: int) -> None:
         """Push version `announced` to the table's sockets here that have not got it (or a newer one)

@@ -1,7 +1,7 @@
 """A person's sockets as a group: closed when they log out, change their password or are banned.
 
-Every signed-in table socket joins its user's group (`user_group`); `close_user_sockets(user_id)`
-tells all of them, in every process, to close (a ban does it in `games.services.ban_player`; a
+`close_user_sockets(user_id)` tells every process's socket hub (one group membership per process)
+to close that person's table sockets (a ban does it in `games.services.ban_player`; a
 password change view calls it). A message can be lost (the channel layer delivers at most once), so
 each action also re-reads the socket's session (`still_signed_in`): a logged-out session acts no more.
 """
@@ -15,9 +15,9 @@ from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 
-from games.services.broadcast import close_user_sockets, user_group
+from games.services.broadcast import close_user_sockets
 
-__all__ = ["close_user_sockets", "still_signed_in", "user_group"]
+__all__ = ["close_user_sockets", "still_signed_in"]
 
 
 def still_signed_in(session_key: str | None, user_id: int) -> bool:

@@ -33,15 +33,15 @@ def table_updates_group(table_id: int) -> str:
     return f"table-{table_id}-updates"
 
 
-def user_group(user_id: int) -> str:
-    """One person's table sockets, in every process (closed on logout, password change or ban)."""
-    return f"user-{user_id}"
+# Every process's socket hub (games/live/hub.py): told which person's sockets to close (logout,
+# password change, ban). One membership per process, not one per socket.
+USERS_GROUP = "table-users"
 
 
 def close_user_sockets(user_id: int) -> None:
-    """Tell every table socket of this user to close, now (`on_commit_close_user_sockets` inside a
-    transaction)."""
-    _send(user_group(user_id), {"type": "user.close"})
+    """Tell every process to close this user's table sockets, now (`on_commit_close_user_sockets`
+    inside a transaction)."""
+    _send(USERS_GROUP, {"type": "user.close", "user_id": user_id})
 
 
 def on_commit_close_user_sockets(user_id: int) -> None:
