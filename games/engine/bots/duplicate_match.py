@@ -3,7 +3,9 @@
 Each deal is played five times: four times with the challenger in seat 0, 1, 2, 3 and three copies
 of the field level in the other seats, and once with four copies of the field level (the baseline).
 A deal's figure is the challenger's mean net over its four seats minus the baseline's mean over the
-same four seats, in 底 units (`Rules.base` × stake points). The deals are the independent units: the
+same four seats, in 底 units (`Rules.base` × stake points). (Payments sum to zero, so the baseline's
+mean is 0 and the figure is the challenger's mean net; the baseline hand still gives the field's own
+rates to compare the secondary figures with.) The deals are the independent units: the
 interval is the mean over deals ± 1.96 standard errors (normal approximation, fine for the
 hundreds to thousands of deals a comparison needs).
 
