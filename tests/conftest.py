@@ -1,5 +1,6 @@
-"""Shared test helpers: the shared/ folder beside the checkout, and users for the web tests."""
+"""Shared test helpers: the rules folder beside the checkout (optional), and users for the web tests."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -8,16 +9,13 @@ from django.contrib.auth import get_user_model
 REPO = Path(__file__).resolve().parent.parent
 
 
-def _shared_dir() -> Path:
-    for candidate in (REPO.parent / "shared", REPO / "shared"):
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError("shared/ not found beside the checkout")
-
-
-@pytest.fixture(scope="session")
-def shared_dir() -> Path:
-    return _shared_dir()
+def shared_vectors_dir() -> Path | None:
+    """The public scoring cases beside the checkout (`../shared/rules/vectors`, or the folder named by
+    `SHANGHAI_VECTORS`), or None: the project carries its own copy in tests/engine/cases and never
+    needs this folder to pass."""
+    named = os.environ.get("SHANGHAI_VECTORS")
+    candidates = [Path(named)] if named else [REPO.parent / "shared" / "rules" / "vectors"]
+    return next((c for c in candidates if c.is_dir()), None)
 
 
 @pytest.fixture

@@ -1,6 +1,8 @@
-"""`python -m games.engine score FILE.json` | `simulate --hands N --seed S` | `verify HAND_EXPORT.json`.
+"""`python -m games.engine score FILE.json` | `simulate --hands N --seed S [--preset P] [--options JSON]` |
+`verify HAND_EXPORT.json`.
 
-Bad arguments or a malformed input: one line on stderr and exit status 2, never a traceback.
+Bad arguments or an unreadable input: one line on stderr and exit status 2, never a traceback.
+`score` prints one line per case; a case that cannot be scored gets an error line and exit status 1.
 `verify` exits 1 with one line on stderr when a well-formed export fails its check.
 """
 
@@ -14,11 +16,11 @@ def _score(args: argparse.Namespace) -> int:
     from .score_cmd import CaseError, run_score
 
     try:
-        run_score(args.file, sys.stdout)
+        errors = run_score(args.file, sys.stdout)
     except CaseError as exc:
         print(f"score: {exc}", file=sys.stderr)
         return 2
-    return 0
+    return 1 if errors else 0
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -48,12 +50,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="score every case of a vector file, one JSON line each")
-    score.add_argument("file", help="JSON list of cases (shared/rules/vectors format)")
+    score.add_argument("file", help="JSON list of scoring cases (tests/engine/cases format)")
     score.set_defaults(func=_score)
     simulate = sub.add_parser("simulate", help="play bot hands end to end")
     simulate.add_argument("--hands", default="100", help="how many hands (a positive integer)")
     simulate.add_argument("--seed", default=None)
     simulate.add_argument("--bots", default="easy,easy,easy,easy", help="four bot levels, comma-separated")
+    simulate.add_argument("--preset", default="standard", help="standard, lazi or home")
+    simulate.add_argument(
+        "--options", default=None, help='room options as JSON, e.g. \'{"payment": "chu_chong"}\''
+    )
     simulate.set_defaults(func=_simulate)
     verify = sub.add_parser("verify", help="check a hand export's commitment and wall, and replay it")
     verify.add_argument(

@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from .kinds import ActionKind as K
 from .tiles import N_CODES, NotationError, Tile, code_to_str
 
-TURN_KINDS = frozenset({"discard", "self_win", "concealed_kong", "added_kong"})
-CLAIM_KINDS = frozenset({"chow", "pong", "exposed_kong", "win", "pass"})
-KINDS = TURN_KINDS | CLAIM_KINDS
-TILE_KINDS = frozenset({"discard", "concealed_kong", "added_kong", "chow", "pong", "exposed_kong", "win"})
+TURN_KINDS = frozenset(str(k) for k in (K.DISCARD, K.DECLARE, K.SELF_WIN, K.CONCEALED_KONG, K.ADDED_KONG))
+CLAIM_KINDS = frozenset(str(k) for k in (K.CHOW, K.PONG, K.EXPOSED_KONG, K.WIN, K.PASS))
+SWAP_KINDS = frozenset(str(k) for k in (K.BURY, K.SKIP))
+KINDS = TURN_KINDS | CLAIM_KINDS | SWAP_KINDS
+TILE_KINDS = KINDS - {K.SELF_WIN, K.PASS, K.SKIP}
 
 ERROR_CODES = frozenset(
     {

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .kinds import MeldKind
 from .tiles import N_KINDS, NotationError, code_to_str, format_tiles, is_suited, parse_tiles
 
-MELD_KINDS = ("chow", "pong", "kong_exposed", "kong_added", "kong_concealed")
-KONG_KINDS = ("kong_exposed", "kong_added", "kong_concealed")
+MELD_KINDS = tuple(str(k) for k in MeldKind)
+KONG_KINDS = (MeldKind.KONG_EXPOSED.value, MeldKind.KONG_ADDED.value, MeldKind.KONG_CONCEALED.value)
 
 
 class MeldError(ValueError):

@@ -20,6 +20,9 @@ class HandResult:
     dice: tuple[int, int]
     seed: str
     wall: tuple[int, ...]
+    gengfeng: int = 0  # `home` 跟风 this hand: the dealer paid each other player this many (× stake)
+    gengfeng_next: int = 0  # 跟风 so far in the match, this hand included
+    settlements: tuple[Any, ...] = ()  # scoring.Settlement per win: why each seat paid what it paid
 
     def to_json(self) -> dict:
         return {
@@ -31,6 +34,9 @@ class HandResult:
             "dice": list(self.dice),
             "seed": self.seed,
             "wall": format_tiles(self.wall),
+            "gengfeng": self.gengfeng,
+            "gengfeng_next": self.gengfeng_next,
+            "settlements": [s.to_json() for s in self.settlements],
         }
 
 

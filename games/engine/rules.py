@@ -18,6 +18,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "payment": ("discarder", "chu_chong", "bao_chong"),
 }
 _POSITIVE_INTS = ("base", "flower_point", "lezi")
+_FLAGS = ("qingyise_9_bao", "declare_ready", "swap_tiles")
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +29,10 @@ class Rules:
     haidi: str = "off"
     payment: str = "discarder"
     hand_loss_cap_lezi: int | None = 5
+    qingyise_9_bao: bool = False
+    declare_ready: bool = False  # 敲: only a declared seat may win; declared seats only draw and discard
+    swap_tiles: bool = False  # 换牌: after the deal each seat may bury five tiles and draw five
+    garden: str | int = "off"  # 逛花园: "off" or each player's chip stack for the match (× stake)
     base: int = 2
     flower_point: int = 1
     lezi: int = 10
@@ -41,6 +46,12 @@ class Rules:
             value = getattr(self, name)
             if type(value) is not int or value < 0:
                 raise ValueError(f"rules.{name} must be a non-negative integer; got {value!r}")
+        for name in _FLAGS:
+            if type(getattr(self, name)) is not bool:
+                raise ValueError(f"rules.{name} must be true or false; got {getattr(self, name)!r}")
+        garden = self.garden
+        if garden != "off" and (type(garden) is not int or garden <= 0):
+            raise ValueError(f'rules.garden must be "off" or a positive integer chip stack; got {garden!r}')
         cap = self.hand_loss_cap_lezi
         if cap is not None and (type(cap) is not int or cap <= 0):
             raise ValueError(f"rules.hand_loss_cap_lezi must be a positive integer or null; got {cap!r}")

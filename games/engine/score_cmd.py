@@ -1,7 +1,10 @@
 """`python -m games.engine score FILE.json`: score every case of a vector file, one JSON line each.
 
-Cases are parsed strictly (the fields of shared/rules/vectors/README.md): anything malformed raises
-`CaseError` with a one-line message naming the case and the problem.
+Cases are parsed strictly (the fields described in tests/engine/cases/README.md): anything malformed raises
+`CaseError` with a one-line message naming the case and the problem. The command prints one line per case
+whatever happens to the others: a case that is malformed, names an option the engine does not know or
+cannot be scored prints `{"name": ..., "error": "..."}` instead of its result. Only a file that cannot be
+read as a JSON list of cases stops the command before the first line.
 """
 
 from __future__ import annotations
@@ -127,18 +130,36 @@ def load_cases(path: str) -> list[Any]:
         raise CaseError(f"{path} is not valid JSON: {exc}") from exc
     if not isinstance(data, list):
         raise CaseError(f"{path} must hold a JSON list of cases")
-    names = [c.get("name") for c in data if isinstance(c, dict)]
-    dupes = sorted({n for n in names if isinstance(n, str) and names.count(n) > 1})
-    if dupes:
-        raise CaseError(f"duplicate case name(s): {', '.join(dupes)}")
     return data
 
 
-def run_score(path: str, out: TextIO) -> None:
-    """Score every case; all cases are checked before anything is printed."""
-    lines = [json.dumps(score_case(case), ensure_ascii=False) for case in load_cases(path)]
-    for line in lines:
-        out.write(line + "\n")
+def _case_name(case: Any) -> Any:
+    return case.get("name") if isinstance(case, dict) else None
 
 
-__all__ = ["CaseError", "NotationError", "load_cases", "parse_case", "run_score", "score_case"]
+def score_line(case: Any, duplicated: bool = False) -> dict[str, Any]:
+    """The output line of one case: its result, or `{"name", "error"}` when it cannot be scored."""
+    name = _case_name(case)
+    if duplicated:
+        return {"name": name, "error": f"duplicate case name {name!r}"}
+    try:
+        return score_case(case)
+    except CaseError as exc:
+        return {"name": name, "error": str(exc)}
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:  # a gap in parse_case
+        return {"name": name, "error": f"case {name!r}: {type(exc).__name__}: {exc}"}
+
+
+def run_score(path: str, out: TextIO) -> int:
+    """Print one line per case of the file; return how many cases had an error line."""
+    cases = load_cases(path)
+    names = [_case_name(case) for case in cases]
+    errors = 0
+    for case, name in zip(cases, names, strict=True):
+        line = score_line(case, isinstance(name, str) and names.count(name) > 1)
+        errors += "error" in line
+        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+    return errors
+
+
+__all__ = ["CaseError", "NotationError", "load_cases", "parse_case", "run_score", "score_case", "score_line"]

@@ -17,6 +17,7 @@ from collections import Counter
 from typing import Any
 
 from .bots import get_bot, levels
+from .garden import Garden
 from .rules import Rules
 from .state import GameState
 from .tiles import N_FLOWERS, N_KINDS
@@ -37,6 +38,9 @@ def play_hand(state: GameState, bots: list, timings: list[float] | None = None) 
     clock = time.perf_counter
     while state.phase != "ended":
         seat = state.pending_seats()[0]
+        if state.phase == "swap":  # 换牌: the bots do not choose burials yet; each seat skips
+            state.apply(state.timeout_action(seat))
+            continue
         if timings is None:
             action = bots[seat].choose(state, seat)
         else:
@@ -67,17 +71,31 @@ def simulate(
     features: Counter[str] = Counter()
     draws = huangfan_hands = 0
     timings: list[float] = []
-    dealer, huangfan = 0, 0
+    dealer, huangfan, gengfeng = 0, 0, 0
+    # 逛花园: the hands run as matches; payments are what the stacks can cover
+    garden = Garden.start(rules) if rules.garden != "off" else None
+    matches = 0
     started, cpu_started = time.perf_counter(), time.process_time()
     for index in range(hands):
         seat_of_player = [(player + index) % 4 for player in range(4)]
         by_seat = [None] * 4
         for player, seat in enumerate(seat_of_player):
             by_seat[seat] = bots[player]
-        state = GameState.new(rules=rules, dealer=dealer, huangfan=huangfan, seed=hand_seed(seed, index))
+        state = GameState.new(
+            rules=rules, dealer=dealer, huangfan=huangfan, seed=hand_seed(seed, index), gengfeng=gengfeng
+        )
         play_hand(state, by_seat, timings)
         check_hand(state, index)
         result = state.result
+        payments = result.payments
+        new_match = False
+        if garden is not None:
+            payments, garden = garden.pay(result.payments, dealer)
+            garden = garden.after_hand(dealer, result.dealer_next)
+            if garden.over:
+                matches += 1
+                new_match = True
+                garden = Garden.start(rules)
         huangfan_hands += huangfan > 0
         drawn = result.kind == "draw"
         draws += drawn
@@ -91,9 +109,11 @@ def simulate(
             row["seat_hands"] += 1
             row["wins"] += seat in winners
             row["deal_ins"] += seat in dealt_in
-            row["gain"] += result.payments[seat]
+            row["gain"] += payments[seat]
             row["draws"] += drawn
-        dealer, huangfan = result.dealer_next, result.huangfan_next
+        dealer, huangfan, gengfeng = result.dealer_next, result.huangfan_next, result.gengfeng_next
+        if new_match:
+            gengfeng = 0  # 跟风 counts within a match
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
     timings.sort()
@@ -112,12 +132,14 @@ def simulate(
         "hands": hands,
         "seed": seed,
         "bots": levels_by_player,
+        "rules": rules.to_json(),
         "wins_by_pattern": dict(sorted(patterns.items())),
         "features": dict(sorted(features.items())),
         "draws": draws,
         "huangfan_hands": huangfan_hands,
         "per_level": per_level,
         "decision_p99_ms": round(p99, 3),
+        **({"garden": {"matches_finished": matches, "stacks": list(garden.stacks)}} if garden else {}),
         "hands_per_second": round(hands / elapsed, 1) if elapsed > 0 else None,
         "hands_per_cpu_second": round(hands / cpu, 1) if cpu > 0 else None,
     }
@@ -128,8 +150,24 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _rules_from_args(preset: str | None, options: str | None) -> tuple[Rules | None, str]:
+    """`--preset NAME` and `--options JSON` (room options, §11) into `Rules`, or (None, the problem)."""
+    try:
+        chosen = json.loads(options) if options else {}
+    except json.JSONDecodeError as exc:
+        return None, f"--options must be a JSON object: {exc}"
+    if not isinstance(chosen, dict):
+        return None, '--options must be a JSON object of room options, e.g. \'{"payment": "chu_chong"}\''
+    if "preset" in chosen:
+        return None, "give the preset with --preset, not inside --options"
+    try:
+        return Rules.from_json({"preset": preset or "standard", **chosen}), ""
+    except ValueError as exc:
+        return None, str(exc)
+
+
 def main_simulate(args: Any) -> int:
-    """Run from parsed arguments (`hands`, `seed`, `bots`); print one JSON summary."""
+    """Run from parsed arguments (`hands`, `seed`, `bots`, `preset`, `options`); print one JSON summary."""
     try:
         hands = int(args.hands)
     except (TypeError, ValueError):
@@ -145,8 +183,11 @@ def main_simulate(args: Any) -> int:
     unknown = [name for name in names if name not in levels()]
     if unknown:
         return _fail(f"unknown bot level {unknown[0]!r}; known: {', '.join(levels())}")
+    rules, problem = _rules_from_args(getattr(args, "preset", None), getattr(args, "options", None))
+    if rules is None:
+        return _fail(problem)
     try:
-        summary = simulate(hands, seed, names)
+        summary = simulate(hands, seed, names, rules)
     except SimulationError as exc:
         print(f"simulate: {exc}", file=sys.stderr)
         return 1

@@ -21,7 +21,9 @@ from .hand import is_complete
 from .melds import Meld
 from .result import HandResult, next_dealer, next_huangfan
 from .rules import Rules
-from .scoring import WinContext, is_legal_win, score_win, settle, winning_tiles
+from .scoring import WinContext, explain, is_legal_win, score_win, settle, winning_tiles
+from .scoring.home import gengfeng_payments, is_gengfeng
+from .scoring.lazi import dice_huangfan
 from .tiles import (
     DRAGONS,
     FLOWER_BASE,
@@ -38,6 +40,7 @@ from .tiles import (
 from .wall import SeedError, Wall, check_seed, commitment, new_seed, roll_dice, shuffled_wall
 
 SELF_DRAWN = ("self_draw", "kong_replacement", "flower_replacement", "eight_flowers")
+SWAP_COUNT = 5  # 换牌 (§10): exactly five tiles buried and five drawn
 
 
 class RiverTile:
@@ -112,14 +115,18 @@ class GameState:
         huangfan: int = 0,
         stake: int = 1,
         seed: str | None = None,
+        gengfeng: int = 0,
     ) -> GameState:
+        """`gengfeng`: how many 跟风 the match has had before this hand (`home`, §9)."""
         try:
             seed = new_seed() if seed is None else check_seed(seed)
         except SeedError as exc:
             raise RuleError("bad_action", str(exc)) from None
         state = cls()
         state._setup = None
-        state._begin(rules or Rules(), dealer, huangfan, stake, seed, shuffled_wall(seed), roll_dice(seed))
+        state._begin(
+            rules or Rules(), dealer, huangfan, stake, seed, shuffled_wall(seed), roll_dice(seed), gengfeng
+        )
         held = [[] for _ in range(4)]
         order = [(dealer + i) % 4 for i in range(4)]
         for seat in order:
@@ -139,6 +146,7 @@ class GameState:
         stake: int = 1,
         dice: tuple[int, int] = (2, 5),
         seed: str = "0" * 64,
+        gengfeng: int = 0,
     ) -> GameState:
         """A hand from notation (for tests and puzzles): `hands[seat]` as dealt (the dealer's 14,
         flowers allowed — they are replaced at the deal), `wall` in head-to-tail order."""
@@ -169,15 +177,19 @@ class GameState:
             and all(type(d) is int and 1 <= d <= 6 for d in dice)
         ):
             raise RuleError("bad_action", "dice are two integers 1–6")
-        state._begin(rules or Rules(), dealer, huangfan, stake, seed, wall_tiles, tuple(dice))
+        state._begin(rules or Rules(), dealer, huangfan, stake, seed, wall_tiles, tuple(dice), gengfeng)
         state._deal(held)
         return state
 
-    def _begin(self, rules, dealer, huangfan, stake, seed, wall_tiles, dice) -> None:
+    def _begin(self, rules, dealer, huangfan, stake, seed, wall_tiles, dice, gengfeng=0) -> None:
         if type(dealer) is not int or not 0 <= dealer < 4:
             raise RuleError("bad_action", "dealer must be a seat 0–3")
         if type(huangfan) is not int or huangfan < 0 or type(stake) is not int or stake < 1:
             raise RuleError("bad_action", "huangfan must be ≥ 0 and stake ≥ 1 (integers)")
+        if type(gengfeng) is not int or gengfeng < 0:
+            raise RuleError("bad_action", "gengfeng must be an integer ≥ 0")
+        self.gengfeng = gengfeng
+        self._gengfeng_paid = 0  # n when this hand's first four discards were a 跟风 (home, §9)
         self.rules = rules
         self._complete_first = rules.preset != "home"
         # `home`: the dragons are flowers too (§9): set aside and replaced like them
@@ -186,6 +198,8 @@ class GameState:
         )
         self.dealer = dealer
         self.huangfan = huangfan
+        # §8: in `lazi` the dice bonus joins the count for this hand and stays in it
+        self.huangfan_in_play = huangfan + (dice_huangfan(dice) if rules.preset == "lazi" else 0)
         self.stake = stake
         self.seed = seed
         self.dice = dice
@@ -216,6 +230,9 @@ class GameState:
         self._claim_tile: int | None = None
         self._rob_meld: int | None = None
         self._legal: dict[int, list[Action]] = {}
+        self.declared = [False] * 4  # 敲 (`declare_ready`): public
+        self.buried: list[list[int]] = [[] for _ in range(4)]  # 换牌: tiles each seat buried (private)
+        self._swap_done = [False] * 4
 
     def _deal(self, held: list[list[int]]) -> None:
         """§2: dealer first, in turn order, each seat replaces its flowers from the tail until none."""
@@ -238,7 +255,13 @@ class GameState:
                         return
                     held[seat].append(self._wall.draw_tail())
         self._fill(held)
-        for seat in order:
+        if self.rules.swap_tiles:
+            self.phase = "swap"  # §10 换牌: the eight-flowers check waits for the window to close
+            return
+        self._check_deal_eight_flowers()
+
+    def _check_deal_eight_flowers(self) -> None:
+        for seat in [(self.dealer + i) % 4 for i in range(4)]:
             if self._eight_flowers(seat):
                 self._end_win([seat], "eight_flowers", None, None)
                 return
@@ -275,6 +298,9 @@ class GameState:
     def pending_seats(self) -> list[int]:
         if self.phase == "turn":
             return [self.current_seat]
+        if self.phase == "swap":
+            order = [(self.dealer + i) % 4 for i in range(4)]
+            return [s for s in order if not self._swap_done[s]]
         if self.phase in ("claims", "rob"):
             return [s for s in self._options if s not in self._answers]
         return []
@@ -346,16 +372,52 @@ class GameState:
             return self._turn_actions(seat) if seat == self.current_seat else []
         if self.phase in ("claims", "rob"):
             return [] if seat in self._answers else self._options.get(seat, [])
+        if self.phase == "swap":
+            return self._swap_actions(seat)
         return []
+
+    def _swap_actions(self, seat: int) -> list[Action]:
+        """换牌 (§10): bury one tile at a time (the fifth draws five from the wall), or skip before
+        burying any."""
+        if self._swap_done[seat]:
+            return []
+        acts = [Action.of("bury", seat, t) for t in range(N_KINDS) if self.counts[seat][t]]
+        if not self.buried[seat]:
+            acts.append(Action.of("skip", seat))
+        return acts
+
+    def _may_win(self, seat: int) -> bool:
+        """敲 (`declare_ready`): only a declared seat may win (八花齐 is automatic and not asked)."""
+        return self.declared[seat] or not self.rules.declare_ready
+
+    def _declares(self, seat: int) -> list[Action]:
+        """The discards that leave the hand ready (a `declare` each) under `declare_ready`."""
+        if not self.rules.declare_ready or self.declared[seat]:
+            return []
+        c = self.counts[seat]
+        out = []
+        for tile in range(N_KINDS):
+            if c[tile]:
+                c[tile] -= 1
+                try:
+                    if winning_tiles(c, self.melds[seat], self.rules):
+                        out.append(Action.of("declare", seat, tile))
+                finally:
+                    c[tile] += 1
+        return out
 
     def _turn_actions(self, seat: int) -> list[Action]:
         c = self.counts[seat]
         of = Action.of
         discards = list(compress(_DISCARDS[seat], c))
+        if self.declared[seat] and self.drawn_tile is not None:
+            # 敲: a declared seat wins on its drawn tile or discards it; nothing else
+            acts = [of("self_win", seat)] if self._legal_win(c, seat) else []
+            return acts + [_DISCARDS[seat][self.drawn_tile]]
         if self._must_discard:
-            return discards
+            return discards + self._declares(seat)
         acts: list[Action] = []
-        if self._legal_win(c, seat):
+        if self._may_win(seat) and self._legal_win(c, seat):
             acts.append(of("self_win", seat))
         if 4 in c:
             acts.extend(of("concealed_kong", seat, a.tile) for a in discards if c[a.tile] == 4)
@@ -363,12 +425,15 @@ class GameState:
             if meld.kind == "pong" and c[meld.tiles[0]]:
                 acts.append(of("added_kong", seat, meld.tiles[0]))
         acts.extend(discards)
+        acts.extend(self._declares(seat))
         return acts
 
     def _claim_options(self, seat: int, tile: int, discarder: int) -> list[Action]:
         acts: list[Action] = []
-        if tile not in self.missed[seat] and self._can_win_on(seat, tile):
+        if tile not in self.missed[seat] and self._may_win(seat) and self._can_win_on(seat, tile):
             acts.append(Action.of("win", seat, tile))
+        if self.declared[seat]:  # 敲: no chow, pong or kong once declared
+            return acts + [Action.of("pass", seat)] if acts else acts
         n = self.counts[seat][tile]
         if n >= 2:
             acts.append(Action.of("pong", seat, tile))
@@ -393,6 +458,16 @@ class GameState:
         seat, kind = action.seat, action.kind
         if self.phase == "ended":
             return RuleError("hand_over", "the hand is over")
+        if self.phase == "swap":
+            if self._swap_done[seat]:
+                return RuleError("already_answered", "your swap is done")
+            if (
+                kind == "bury"
+                and action.tile is not None
+                and (action.tile >= N_KINDS or not self.counts[seat][action.tile])
+            ):
+                return RuleError("tile_not_in_hand", f"{code_to_str(action.tile)} is not in your hand")
+            return RuleError("illegal_action", f"{action} is not allowed in the swap window")
         if self.phase == "turn":
             if seat != self.current_seat:
                 if kind in CLAIM_KINDS:
@@ -450,6 +525,12 @@ class GameState:
         kind = action.kind
         if kind == "discard":
             self._discard(action.seat, action.tile, events)
+        elif kind == "declare":
+            self.declared[action.seat] = True
+            events.append(Event("declare", action.seat))
+            self._discard(action.seat, action.tile, events)
+        elif kind in ("bury", "skip"):
+            self._swap(action, events)
         elif kind == "self_win":
             self._self_win(action.seat, events)
         elif kind == "concealed_kong":
@@ -459,6 +540,51 @@ class GameState:
         else:
             self._answer(action, events)
         return events
+
+    def _swap(self, action: Action, events: list[Event]) -> None:
+        """换牌 (§10): a bury puts one tile out of play (never drawn again); the fifth makes the seat
+        draw five from the head, flowers replaced from the tail. The window closes when every seat
+        has swapped or skipped; then the deal's eight-flowers check runs and the dealer moves."""
+        seat = action.seat
+        if action.kind == "skip":
+            self._swap_done[seat] = True
+            events.append(Event("swap_skip", seat))
+        else:
+            self.counts[seat][action.tile] -= 1
+            self.buried[seat].append(action.tile)
+            self._hand_changed(seat)
+            events.append(Event("bury", seat, action.tile))
+            if len(self.buried[seat]) == SWAP_COUNT:
+                self._swap_done[seat] = True
+                for _ in range(SWAP_COUNT):
+                    tile = self._draw_replacing_flowers(seat, events)
+                    if tile is None:
+                        self._end_draw()
+                        events.append(Event("exhaustive_draw"))
+                        return
+                    self.counts[seat][tile] += 1
+                    self._last_in[seat] = tile
+                    events.append(Event("draw", seat, tile))
+                self._hand_changed(seat)
+                events.append(Event("swapped", seat))
+        if all(self._swap_done):
+            self.phase = "turn"
+            events.append(Event("swap_closed"))
+            self._check_deal_eight_flowers()
+
+    def _draw_replacing_flowers(self, seat: int, events: list[Event]) -> int | None:
+        """One tile from the head for the 换牌 draw, flowers set aside and replaced from the tail;
+        None when the wall runs out."""
+        wall = self._wall
+        from_tail = False
+        while not wall.empty:
+            tile = wall.draw_tail() if from_tail else wall.draw_head()
+            if not self._flowerish[tile]:
+                return tile
+            self.flowers[seat].append(tile)
+            events.append(Event("flower", seat, tile))
+            from_tail = True
+        return None
 
     def _discard(self, seat: int, tile: int, events: list[Event]) -> None:
         self.counts[seat][tile] -= 1
@@ -470,6 +596,9 @@ class GameState:
         self.last_discard = tile
         self._n_discards += 1
         events.append(Event("discard", seat, tile))
+        if self._n_discards == 4 and self.rules.preset == "home" and self._gengfeng_check():
+            self._gengfeng_paid = self.gengfeng + 1
+            events.append(Event("gengfeng", self.dealer, tile, {"n": self._gengfeng_paid}))
         options = {}
         for i in (1, 2, 3):
             other = (seat + i) % 4
@@ -484,6 +613,20 @@ class GameState:
             events.append(Event("claim_window", seat, tile, {"seats": sorted(options)}))
         else:
             self._next_turn((seat + 1) % 4, events)
+
+    def _gengfeng_check(self) -> bool:
+        """跟风 (§9): the hand's first four discards, the dealer's first, are one wind."""
+        order = [(self.dealer + i) % 4 for i in range(4)]
+        if any(len(self.rivers[s]) != 1 for s in order):
+            return False
+        return is_gengfeng([self.rivers[s][0].tile for s in order])
+
+    def _extra_payments(self, payments: list[int]) -> tuple[int, int, int, int]:
+        """Payments made during the hand whatever its end: 跟风."""
+        if self._gengfeng_paid:
+            extra = gengfeng_payments(self.dealer, self._gengfeng_paid, self.stake)
+            payments = [p + e for p, e in zip(payments, extra, strict=True)]
+        return tuple(payments)
 
     def _next_turn(self, seat: int, events: list[Event]) -> None:
         self.phase = "turn"
@@ -548,7 +691,7 @@ class GameState:
         options = {}
         for i in (1, 2, 3):
             other = (seat + i) % 4
-            if tile not in self.missed[other] and self._can_win_on(other, tile):
+            if tile not in self.missed[other] and self._may_win(other) and self._can_win_on(other, tile):
                 options[other] = [Action.of("win", other, tile), Action.of("pass", other)]
         self._rob_meld = index
         if options:
@@ -652,12 +795,14 @@ class GameState:
         self.result = HandResult(
             kind="draw",
             winners=(),
-            payments=(0, 0, 0, 0),
+            payments=self._extra_payments([0, 0, 0, 0]),
             dealer_next=next_dealer(self.dealer, [], None),
-            huangfan_next=next_huangfan(self.huangfan, True),
+            huangfan_next=next_huangfan(self.huangfan_in_play, True),
             dice=self.dice,
             seed=self.seed,
             wall=self.wall_tiles,
+            gengfeng=self._gengfeng_paid,
+            gengfeng_next=self.gengfeng + (self._gengfeng_paid > 0),
         )
 
     def _end_win(self, winners: list[int], win: str, from_seat: int | None, tile: int | None) -> None:
@@ -691,16 +836,20 @@ class GameState:
             )
             pairs.append((ctx, score_win(ctx, self.rules)))
         payments = settle(pairs, self.rules)
+        settlements = tuple(explain(pairs, self.rules))
         self.phase = "ended"
         self.result = HandResult(
             kind="win",
             winners=tuple(score for _, score in pairs),
-            payments=tuple(payments),
+            payments=self._extra_payments(payments),
             dealer_next=next_dealer(self.dealer, winners, from_seat),
-            huangfan_next=next_huangfan(self.huangfan, False),
+            huangfan_next=next_huangfan(self.huangfan_in_play, False),
             dice=self.dice,
             seed=self.seed,
             wall=self.wall_tiles,
+            gengfeng=self._gengfeng_paid,
+            gengfeng_next=self.gengfeng + (self._gengfeng_paid > 0),
+            settlements=settlements,
         )
 
     # ------------------------------------------------------------------ helpers for callers
@@ -715,6 +864,10 @@ class GameState:
             if tile is None or not self.counts[seat][tile]:
                 tile = max(t for t in range(N_KINDS) if self.counts[seat][t])
             return Action.of("discard", seat, tile)
+        if self.phase == "swap":  # a seat that started burying finishes; one that did not, skips
+            if not self.buried[seat]:
+                return Action.of("skip", seat)
+            return Action.of("bury", seat, max(t for t in range(N_KINDS) if self.counts[seat][t]))
         return Action.of("pass", seat)
 
     def reveal(self) -> dict:
@@ -734,6 +887,8 @@ class GameState:
                     seen[t] += 1
             for f in self.flowers[seat]:
                 seen[f] += 1
+            for t in self.buried[seat]:
+                seen[t] += 1
             for r in self.rivers[seat]:
                 if not r.claimed:
                     seen[r.tile] += 1
@@ -760,6 +915,10 @@ class GameState:
                 "river": [r.to_json() for r in self.rivers[s]],
                 "concealed_count": sum(self.counts[s]),
             }
+            if self.rules.declare_ready:
+                info["declared"] = self.declared[s]
+            if self.rules.swap_tiles:
+                info["swap"] = {"buried": len(self.buried[s]), "done": self._swap_done[s]}
             if ended:
                 info["hand"] = _tiles_json(_counts_to_tiles(self.counts[s]))
             seats.append(info)
@@ -791,6 +950,8 @@ class GameState:
             out["legal_actions"] = [str(a) for a in self.legal_actions(seat)]
             out["waits"] = _tiles_json(self.winning_tiles(seat)) if not ended else []
             out["missed"] = _tiles_json(sorted(self.missed[seat]))
+            if self.rules.swap_tiles:
+                out["buried"] = _tiles_json(self.buried[seat])
         if ended:
             out["result"] = self.result.to_json()
             out["reveal"] = self.reveal()
@@ -808,6 +969,8 @@ class GameState:
             "commitment": self.commitment,
             "actions": [str(a) for a in self.actions],
         }
+        if self.gengfeng:
+            out["gengfeng"] = self.gengfeng
         if self._setup is not None:
             out["setup"] = self._setup
         return out
@@ -829,9 +992,12 @@ class GameState:
                     stake=d["stake"],
                     dice=tuple(setup["dice"]),
                     seed=d["seed"],
+                    gengfeng=d.get("gengfeng", 0),
                 )
             else:
-                state = cls.new(rules, d["dealer"], d["huangfan"], d["stake"], d["seed"])
+                state = cls.new(
+                    rules, d["dealer"], d["huangfan"], d["stake"], d["seed"], d.get("gengfeng", 0)
+                )
             actions = [Action.parse(a) for a in d["actions"]]
         except RuleError:
             raise
@@ -852,8 +1018,9 @@ class GameState:
         huangfan: int = 0,
         stake: int = 1,
         actions: list = (),
+        gengfeng: int = 0,
     ) -> GameState:
-        state = cls.new(rules or Rules(), dealer, huangfan, stake, seed)
+        state = cls.new(rules or Rules(), dealer, huangfan, stake, seed, gengfeng)
         for action in actions:
             state.apply(action if isinstance(action, Action) else Action.parse(action))
         return state

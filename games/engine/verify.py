@@ -1,7 +1,8 @@
 """Check a hand export offline: the fairness commitment, the wall, and a full replay.
 
 A hand export is the engine's replay format as one JSON object with exactly these keys:
-`seed`, `rules`, `dealer`, `huangfan`, `stake`, `actions`, `commitment`, `wall`
+`seed`, `rules`, `dealer`, `huangfan`, `stake`, `actions`, `commitment`, `wall`, and `gengfeng` (the
+match's earlier 跟风, `home` §9) only when it is not 0
 (`python -m games.engine verify HAND_EXPORT.json`; the web site exports the same object).
 
 Two kinds of failure are kept apart: `ExportError` — the input is not a hand export at all (wrong
@@ -26,6 +27,7 @@ from .tiles import NotationError, check_counts, format_tiles, parse_tiles
 from .wall import SeedError, check_seed, shuffled_wall
 
 EXPORT_KEYS = ("seed", "rules", "dealer", "huangfan", "stake", "actions", "commitment", "wall")
+OPTIONAL_KEYS = ("gengfeng",)
 MAX_ACTIONS = 2000  # a real hand has a few hundred at most; more is not a hand export
 MAX_BYTES = 1_000_000
 WALL_SIZE = 144
@@ -50,9 +52,11 @@ class HandExport:
     actions: tuple[Action, ...]
     commitment: str
     wall: str
+    gengfeng: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        extra = {"gengfeng": self.gengfeng} if self.gengfeng else {}
+        return extra | {
             "seed": self.seed,
             "rules": self.rules.to_json(),
             "dealer": self.dealer,
@@ -102,7 +106,7 @@ def parse_export(data: Any) -> HandExport:
     missing = [k for k in EXPORT_KEYS if k not in data]
     if missing:
         raise ExportError(f"missing key(s): {', '.join(missing)}")
-    unknown = sorted(str(k) for k in data if k not in EXPORT_KEYS)
+    unknown = sorted(str(k) for k in data if k not in EXPORT_KEYS + OPTIONAL_KEYS)
     if unknown:
         raise ExportError(f"unknown key(s): {', '.join(unknown)}")
     try:
@@ -116,6 +120,7 @@ def parse_export(data: Any) -> HandExport:
     dealer = _int(data, "dealer", 0, 3)
     huangfan = _int(data, "huangfan", 0, 1000)
     stake = _int(data, "stake", 1, 10**9)
+    gengfeng = _int(data, "gengfeng", 0, 1000) if "gengfeng" in data else 0
     raw_actions = data["actions"]
     if not isinstance(raw_actions, list) or len(raw_actions) > MAX_ACTIONS:
         raise ExportError(f"actions must be a list of at most {MAX_ACTIONS} texts like '2:chow:3m'")
@@ -136,7 +141,9 @@ def parse_export(data: Any) -> HandExport:
         raise ExportError(f"wall: {exc}") from None
     if len(tiles) != WALL_SIZE:
         raise ExportError(f"wall must hold all {WALL_SIZE} tiles, not {len(tiles)}")
-    return HandExport(seed, rules, dealer, huangfan, stake, tuple(actions), commitment, format_tiles(tiles))
+    return HandExport(
+        seed, rules, dealer, huangfan, stake, tuple(actions), commitment, format_tiles(tiles), gengfeng
+    )
 
 
 def loads_export(text: str | bytes) -> HandExport:
@@ -162,7 +169,9 @@ def verify_export(export: HandExport) -> VerifyReport:
     if format_tiles(shuffled_wall(export.seed)) != export.wall:
         raise VerifyFailed("the wall is not the one this seed shuffles")
     try:
-        state = GameState.new(export.rules, export.dealer, export.huangfan, export.stake, export.seed)
+        state = GameState.new(
+            export.rules, export.dealer, export.huangfan, export.stake, export.seed, export.gengfeng
+        )
     except RuleError as exc:
         raise VerifyFailed(f"cannot deal this hand: {exc.message}") from None
     for i, action in enumerate(export.actions, start=1):

@@ -26,30 +26,38 @@ def lock_table(table_id: int, *, skip_locked: bool = False, **conditions) -> Tab
     (a no-op lock on SQLite); None when no row matches `conditions` (or, with `skip_locked`, when
     another transaction holds it).
 
-    Both reads run every action: their SQL is compiled once per thread (games.compiled)."""
+    The lock is taken first, on the Table row alone; the row, its room, hand and seats are read by
+    a second statement, once the lock is held. On PostgreSQL a `SELECT ... FOR UPDATE` that waited
+    for the lock re-reads the locked row but keeps the rows it joined from before the wait: a
+    service queued behind the end or the start of a hand would otherwise see the old hand (or none)
+    and charge or spare a leaving player wrongly (tests/multiprocess/test_lock_races.py).
+
+    Both statements run every action: their SQL is compiled once per thread (games.compiled)."""
     names = tuple(sorted(conditions))
-    found = compiled.select(
+    locked = compiled.select(
         ("lock_table", skip_locked, names),
-        lambda pk, *values: _locked_rows(pk, skip_locked, dict(zip(names, values, strict=True))),
+        lambda pk, *values: _lock_row(pk, skip_locked, dict(zip(names, values, strict=True))),
         [table_id, *(conditions[name] for name in names)],
     )
-    table = found[0] if found else None
-    if table is not None:
-        _load_seats(table)
-    return table
+    if not locked:
+        return None
+    return _read_locked(table_id)
 
 
-def _locked_rows(table_id: int, skip_locked: bool, conditions: dict):
+def _lock_row(table_id: int, skip_locked: bool, conditions: dict):
     return (
-        Table.objects.select_for_update(skip_locked=skip_locked, of=("self",))
-        .select_related("room", "hand")
+        Table.objects.select_for_update(skip_locked=skip_locked)
         .filter(pk=table_id, **conditions)
+        .only("pk")
         .order_by()[:1]
     )
 
 
 def _seat_rows(table_id: int):
-    return Seat.objects.filter(table_id=table_id).order_by("index")
+    """The table's seats in index order, each row carrying the table with its room and hand."""
+    return (
+        Seat.objects.filter(table_id=table_id).select_related("table__room", "table__hand").order_by("index")
+    )
 
 
 _seats_ordered = Seat.objects.order_by("index").query
@@ -64,19 +72,23 @@ def _seats_queryset(table_id: int) -> QuerySet:
     return seats
 
 
-def _load_seats(table: Table) -> None:
-    """Read the table's seats in index order and make them its `seats.all()`.
+def _read_locked(table_id: int) -> Table:
+    """Read the locked table, its room, hand and seats in one statement, and make the seats (in
+    index order) its `seats.all()`, each seat's `table` that one Table object.
 
     What `prefetch_related("seats")` does, in a plain query: Django's prefetch machinery cost about
-    as much CPU again as the query itself, and this runs for every action.
+    as much CPU again as the query itself, and this runs for every action. Every table has its four
+    seats from its creation (`table_create`), so the seats' rows always carry the table.
     """
-    rows = compiled.select(("table_seats",), _seat_rows, [table.pk])
+    rows = compiled.select(("table_seats",), _seat_rows, [table_id])
+    table = rows[0].table
     for seat in rows:
         seat.table = table
-    seats = _seats_queryset(table.pk)
+    seats = _seats_queryset(table_id)
     seats._result_cache = rows
     seats._prefetch_done = True
     table._prefetched_objects_cache = {Seat.table.field.remote_field.cache_name: seats}
+    return table
 
 
 def locked_table(table_id: int) -> Table:

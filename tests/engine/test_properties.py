@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 
 from games.engine import Action, GameState, RuleError, Rules
 from games.engine.actions import KINDS, TILE_KINDS
+from games.engine.scoring.home import gengfeng_payments
+from games.engine.scoring.lazi import dice_huangfan
 from games.engine.tiles import N_CODES, N_FLOWERS, N_KINDS, code_to_str
 
 FULL = [4] * N_KINDS + [1] * N_FLOWERS
@@ -57,12 +59,15 @@ def test_tiles_conserved_at_every_step_and_payments_sum_to_zero(seed, dealer, hu
     result = state.result
     assert sum(result.payments) == 0
     assert result.kind in ("win", "draw")
+    # §8: in `lazi` the dice bonus is part of this hand's count and stays in it
+    in_play = huangfan + (dice_huangfan(state.dice) if preset == "lazi" else 0)
+    gengfeng = gengfeng_payments(dealer, result.gengfeng, 1) if result.gengfeng else [0, 0, 0, 0]
     if result.kind == "draw":
-        assert result.payments == (0, 0, 0, 0) and result.dealer_next == dealer
-        assert result.huangfan_next == huangfan + 1
+        assert list(result.payments) == gengfeng and result.dealer_next == dealer
+        assert result.huangfan_next == in_play + 1
     else:
         assert result.dealer_next in {w.seat for w in result.winners}
-        assert result.huangfan_next == max(0, huangfan - 1)
+        assert result.huangfan_next == max(0, in_play - 1)
 
 
 @SETTINGS

@@ -54,32 +54,56 @@ def test_options_reach_the_rules(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    ("cases", "raw", "message"),
-    [
-        (None, "[{", "not valid JSON"),
-        ({"name": "x"}, None, "JSON list"),
-        ([GOOD | {"preset": "riichi"}], None, "preset"),
-        ([GOOD | {"flowers": "5z"}], None, "only flower tiles"),
-        ([GOOD | {"hand": "123456789x1z"}], None, "unexpected character"),
-        ([GOOD | {"hand": "111112345678m"}], None, "more than 4 copies"),
-        ([GOOD | {"flowers": "11f"}], None, "more than 1 copies of 1f"),
-        ([GOOD | {"hand": "12345678m1z"}], None, "hand size"),
-        ([GOOD | {"colour": "red"}], None, "unknown field"),
-        ([GOOD | {"melds": [{"type": "pong", "tiles": "667z", "from": 3}]}], None, "identical"),
-        ([GOOD | {"options": {"payment": "nobody"}}], None, "rules.payment"),
-        ([GOOD | {"from": 1}], None, "own discard"),
-        ([GOOD | {"winner": "one"}], None, "winner"),
-        ([GOOD | {"dice": 7}], None, "dice"),
-        ([GOOD, GOOD], None, "duplicate"),
-        ([{"hand": "1m"}], None, "name"),
-    ],
+    ("raw", "message"),
+    [("[{", "not valid JSON"), (json.dumps({"name": "x"}), "JSON list")],
 )
-def test_malformed_input_is_one_line_and_exit_2(tmp_path, capsys, cases, raw, message):
-    code, out, err = run(tmp_path, capsys, cases, raw)
+def test_unreadable_file_is_one_line_and_exit_2(tmp_path, capsys, raw, message):
+    code, out, err = run(tmp_path, capsys, None, raw)
     assert code == 2
     assert out == ""
     assert message in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        (GOOD | {"preset": "riichi"}, "preset"),
+        (GOOD | {"flowers": "5z"}, "only flower tiles"),
+        (GOOD | {"hand": "123456789x1z"}, "unexpected character"),
+        (GOOD | {"hand": "111112345678m"}, "more than 4 copies"),
+        (GOOD | {"flowers": "11f"}, "more than 1 copies of 1f"),
+        (GOOD | {"hand": "12345678m1z"}, "hand size"),
+        (GOOD | {"colour": "red"}, "unknown field"),
+        (GOOD | {"melds": [{"type": "pong", "tiles": "667z", "from": 3}]}, "identical"),
+        (GOOD | {"options": {"payment": "nobody"}}, "rules.payment"),
+        (GOOD | {"options": {"moon_rule": True}}, "unknown rules option"),
+        (GOOD | {"from": 1}, "own discard"),
+        (GOOD | {"winner": "one"}, "winner"),
+        (GOOD | {"dice": 7}, "dice"),
+        ({"hand": "1m"}, "name"),
+        ("not a case", "JSON object"),
+    ],
+)
+def test_a_bad_case_gets_its_own_error_line_and_the_others_are_scored(tmp_path, capsys, case, message):
+    after = GOOD | {"name": "after"}
+    if isinstance(case, dict) and "name" in case:
+        case = case | {"name": "bad"}
+    code, out, err = run(tmp_path, capsys, [GOOD, case, after])
+    assert code == 1 and err == ""
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == 3
+    assert lines[0]["name"] == "hunyise" and lines[0]["payments"] == [0, 6, -6, 0]
+    assert set(lines[1]) == {"name", "error"} and message in lines[1]["error"]
+    assert lines[1]["name"] == (case.get("name") if isinstance(case, dict) else None)
+    assert lines[2] == lines[0] | {"name": "after"}
+
+
+def test_duplicate_names_are_error_lines(tmp_path, capsys):
+    code, out, _ = run(tmp_path, capsys, [GOOD, GOOD | {"name": "other"}, GOOD])
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    assert [line.get("error", "").startswith("duplicate") for line in lines] == [True, False, True]
 
 
 def test_missing_file(capsys, tmp_path):

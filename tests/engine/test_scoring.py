@@ -545,7 +545,7 @@ def test_home_payments_have_no_chengbao():
     got = pays("123m456p789s234s1z", "1z", flowers="3f", winner=1, frm=2, feeds=feeds, rules=HOME)
     assert got == [0, 3, -3, 0]
     got = pays("123m456p789s234s1z", "1z", flowers="3f", winner=1, win="rob_kong", frm=2, rules=HOME)
-    assert got == [0, 5, -5, 0]  # 1 × 门清 2 × 抢杠 2 + 1, paid once by the konger
+    assert got == [0, 15, -15, 0]  # 1 × 门清 2 × 抢杠 2 + 1 = 5, the konger pays for all three (§9)
 
 
 def test_home_legality_and_waits():
@@ -627,3 +627,97 @@ def test_winning_tiles_are_exactly_the_legal_completions(c, rules):
                 expected.append(tile)
             hand13[tile] -= 1
     assert winning_tiles(to_counts(c.concealed), c.melds, rules) == expected
+
+
+# --- rules clarified in §5, §7, §9, §11 -------------------------------------------------------------
+
+
+def test_home_loose_honours_beside_suit_melds_never_win_and_are_no_wait():
+    melds = [Meld.parse("pong 444s<1"), Meld.parse("chow 123m<3")]
+    assert not is_legal_win(counts("11223344z"), melds, HOME)
+    assert winning_tiles(counts("1122334z"), melds, HOME) == []
+    s, _ = scored("1122334z", "4z", melds=["pong 444s<1", "chow 123m<3"], flowers="1f", rules=HOME)
+    assert (s.legal, s.pattern) == (False, None)
+    # the same loose winds beside wind melds are an all-honours hand
+    assert is_legal_win(counts("11223344z"), [Meld.parse("pong 111z<1"), Meld.parse("pong 222z<3")], HOME)
+
+
+def test_home_loose_honours_beside_a_kong_refused_concealed_only_accepted():
+    s, _ = scored("1111222334z", "4z", melds=["kong_exposed 7777p<0"], win="self_draw", rules=HOME)
+    assert not s.legal
+    # loose winds beside a wind meld: all fourteen are honours
+    assert is_legal_win(counts("11112223333z"), [Meld.parse("pong 444z<1")], HOME)
+
+
+def test_home_rob_kong_konger_pays_for_all_three():
+    got = pays("12346789m11144z", "5m", flowers="2f", winner=1, win="rob_kong", frm=3, rules=HOME)
+    assert got == [0, 51, 0, -51]  # (1 + 1 wind) × 门清 2 × 混一色 2 × 抢杠 2 + 1 = 17, three times
+
+
+def test_home_eight_flowers_pays_the_cap_from_each():
+    s, c = scored("147m258p369s1234z", None, win="eight_flowers", flowers="12345678f6z", winner=3, rules=HOME)
+    assert (s.pattern, s.value) == ("bahua", 20)
+    assert settle([(c, s)], HOME) == [-20, -20, -20, 60]
+
+
+def test_home_tie_between_readings_names_the_lower_pattern():
+    # 111222333m: three pongs or three chows. With no flowers both readings reach the cap of 20
+    # (pongs 10 × 2 + 1, chows 10 + 1 ... × 门清 2): the tie names 碰碰胡, below the plain hand.
+    s, _ = scored("111222333m555p1z", "1z", rules=HOME)
+    assert s.value == 20
+    assert s.pattern == "pengpeng"
+
+
+def test_home_qidui_named_over_a_set_reading_on_a_tie():
+    # 112233m445566p77s: seven pairs or four chows and a pair; both capped at 20 with no flowers.
+    s, _ = scored("112233m445566p7s", "7s", win="self_draw", rules=HOME)
+    assert s.value == 20 and s.pattern == "qidui"
+
+
+def test_chengbao_rob_kong_twice_partner_doubles_the_konger_too():
+    twice = ((0, 3, 0, 0), (3, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+    kw = {"melds": HUN_MELDS, "winner": 1, "win": "rob_kong", "feeds": twice}
+    assert pays(*HUN, frm=2, **kw) == [-18, 36, -18, 0]  # every payment of the settlement twice
+    assert pays(*HUN, frm=0, **kw) == [-18, 18, 0, 0]  # the twice partner is the konger
+
+
+def test_chengbao_discarder_who_is_a_partner_pays_the_largest_once():
+    feeds = ((0, 0, 3, 0), (0, 0, 0, 0), (0, 0, 0, 0), (3, 0, 0, 0))
+    kw = {"melds": ["pong 222m<2", "pong 555p<2", "pong 888s<2"], "flowers": "3f", "feeds": feeds}
+    got = pays("11z99s", "1z", winner=0, frm=3, ready=(False, False, False, True), **kw)
+    assert got == [12, 0, -4, -8]  # seat 3 owes 2 shares as a partner and 1 as a ready discarder
+
+
+def test_qingyise_9_bao_discarder_pays_three_shares():
+    bao = Rules(qingyise_9_bao=True)
+    kw = {"melds": ["chow 123p<0", "pong 555p<2", "pong 999p<3"], "winner": 1, "frm": 2}
+    assert pays("7788p", "7p", rules=bao, **kw) == [0, 30, -30, 0]
+    assert pays("7788p", "7p", **kw) == [0, 10, -10, 0]  # option off
+    # a concealed kong does not count as shown
+    kw2 = kw | {"melds": ["chow 123p<0", "pong 555p<2", "kong_concealed 9999p"]}
+    assert pays("7788p", "7p", rules=bao, **kw2) == [0, 10, -10, 0]
+    # self-draw: everyone pays one share as usual
+    kw3 = kw | {"win": "self_draw", "frm": None}
+    assert pays("7788p", "7p", rules=bao, **kw3) == [-10, 30, -10, -10]
+    # 承包 comes first when the winner has partners
+    feeds = ((0, 0, 0, 0), (0, 0, 0, 3), (0, 0, 0, 0), (0, 0, 0, 0))
+    assert pays("7788p", "7p", rules=bao, feeds=feeds, **kw) == [0, 20, -20, 0]
+
+
+def test_each_preset_lists_its_own_features():
+    from games.engine.scoring import home, lazi, standard
+    from games.engine.scoring.features import features_of
+
+    def names(features):
+        return {f.name for f in features}
+
+    base = {"menqing", "gangkai", "dadiaoche", "qianggang"}
+    assert names(standard.FEATURES) == base | {"haidi", "kaibao", "huangfan"}
+    assert names(lazi.FEATURES) == base | {"huangfan"}
+    assert names(home.FEATURES) == base
+    c = ctx("123456789m1z", "1z", melds=["pong 222z<2"], win="self_draw", dice=(3, 3), huangfan=0)
+    assert features_of(c, STD, standard.FEATURES) == ("kaibao",)
+    assert features_of(c, LAZI, lazi.FEATURES) == ("huangfan",)  # 3-3 is a double: the dice bonus
+    assert features_of(c, HOME, home.FEATURES) == ()
+    eight = ctx("159m159p159s1234z", None, win="eight_flowers", flowers="12345678f", dice=(3, 3))
+    assert features_of(eight, STD, standard.FEATURES) == ("kaibao",)  # 门清 does not reach 八花齐

@@ -101,3 +101,47 @@ def test_module_entry_point_rejects_a_non_number():
     )
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == ["simulate: --hands must be a positive integer, not 'many'"]
+
+
+@pytest.mark.parametrize("preset", ["lazi", "home"])
+def test_preset_and_options_reach_the_hands(preset, capsys):
+    argv = [
+        "simulate",
+        "--hands",
+        "4",
+        "--seed",
+        "opt",
+        "--preset",
+        preset,
+        "--options",
+        '{"payment": "chu_chong"}',
+    ]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["rules"]["preset"] == preset and summary["rules"]["payment"] == "chu_chong"
+    assert summary["hands"] == 4
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--preset", "riichi"], "rules.preset"),
+        (["--options", "{"], "--options must be a JSON object"),
+        (["--options", "[1]"], "--options must be a JSON object"),
+        (["--options", '{"moon_rule": 1}'], "unknown rules option(s): moon_rule"),
+        (["--options", '{"preset": "lazi"}'], "--preset"),
+    ],
+)
+def test_bad_preset_or_options_exit_2_with_one_line(extra, message, capsys):
+    assert main(["simulate", "--hands", "1", *extra]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("simulate:") and message in err[0]
+
+
+def test_garden_runs_matches_whose_stacks_keep_their_total(capsys):
+    argv = ["simulate", "--hands", "40", "--seed", "g", "--preset", "home", "--options", '{"garden": 30}']
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert sum(summary["garden"]["stacks"]) == 4 * 30
+    assert all(x >= 0 for x in summary["garden"]["stacks"])
+    assert summary["garden"]["matches_finished"] >= 1  # 40 hands: at least one match of 16 dealer changes

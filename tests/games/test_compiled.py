@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games import compiled, services
 from games.models import Action, Hand, Seat, Table
-from games.services.locking import _locked_rows, _seat_rows, lock_table
+from games.services.locking import _lock_row, _seat_rows, lock_table
 from games.services.play import _ACTION_FIELDS, _STATE_FIELDS
 
 pytestmark = pytest.mark.django_db
@@ -31,16 +31,20 @@ def same_objects(found, expected) -> None:
 
 
 def compiled_lock(table_id, skip_locked=False, **conditions):
+    """The lock (the Table row alone), then the read of the row with its room and hand."""
     names = tuple(sorted(conditions))
-    return compiled.select(
+    locked = compiled.select(
         ("test_lock", skip_locked, names),
-        lambda pk, *vals: _locked_rows(pk, skip_locked, dict(zip(names, vals, strict=True))),
+        lambda pk, *vals: _lock_row(pk, skip_locked, dict(zip(names, vals, strict=True))),
         [table_id, *(conditions[name] for name in names)],
     )
+    return [compiled.select(("test_read",), _seat_rows, [table_id])[0].table] if locked else []
 
 
 def orm_lock(table_id, skip_locked=False, **conditions):
-    return list(_locked_rows(table_id, skip_locked, conditions))
+    if not list(_lock_row(table_id, skip_locked, conditions)):
+        return []
+    return [list(_seat_rows(table_id))[0].table]
 
 
 @pytest.mark.parametrize(
@@ -76,15 +80,18 @@ def test_the_locked_table_read_finds_what_the_orm_finds(bot_table, room, alice, 
 
 
 def test_the_lock_of_a_table_is_the_orm_query(bot_table):
-    """The SQL the services send to lock a table is the one the ORM's select_for_update sends."""
+    """The SQL the services send to lock a table is the one the ORM's select_for_update sends, and
+    the locking statement reads the Table row alone: what it would join is read after the lock."""
     with CaptureQueriesContext(connection) as orm:
         expected = orm_lock(bot_table.pk)
     with CaptureQueriesContext(connection) as fast:
         table = lock_table(bot_table.pk)
-    assert fast.captured_queries[0]["sql"] == orm.captured_queries[0]["sql"]
+    assert [q["sql"] for q in fast.captured_queries[:2]] == [q["sql"] for q in orm.captured_queries]
     same_objects([table], expected)
+    lock_sql = fast.captured_queries[0]["sql"]
+    assert "JOIN" not in lock_sql
     if connection.features.has_select_for_update:
-        assert "FOR UPDATE" in fast.captured_queries[0]["sql"]
+        assert "FOR UPDATE" in lock_sql
 
 
 def test_the_seats_read_finds_what_the_orm_finds(bot_table, room, alice):

@@ -158,9 +158,9 @@ def replay_check(*, table_ids: list[int]) -> dict:
     return report
 
 
-def _find_pong_chow_conflict(rules, dealer: int) -> tuple[str, list, int, int]:
-    """A seed and an action prefix after which exactly two seats may claim a discard, one by pong
-    and another by chow. The prefix is a simple play: pass every claim, discard the drawn tile."""
+def _simple_play(rules, dealer: int, found):
+    """Seeds tried in turn, each hand played simply (pass every claim, discard the drawn tile)
+    until `found(state)` is truthy there: returns the seed, the action prefix and what `found` said."""
     import hashlib
 
     from games import engine
@@ -169,24 +169,41 @@ def _find_pong_chow_conflict(rules, dealer: int) -> tuple[str, list, int, int]:
         seed = hashlib.sha256(f"mp-conflict-{attempt}".encode()).hexdigest()
         state = engine.GameState.new(rules=rules, dealer=dealer, huangfan=0, stake=1, seed=seed)
         while state.phase != "ended":
-            pending = state.pending_seats()
-            if state.phase == "claims":
-                kinds = {seat: {a.kind for a in state.legal_actions(seat)} for seat in pending}
-                pongs = [seat for seat in pending if "pong" in kinds[seat]]
-                chows = [seat for seat in pending if "chow" in kinds[seat] and "pong" not in kinds[seat]]
-                if len(pending) == 2 and pongs and chows and not any("win" in k for k in kinds.values()):
-                    return seed, list(state.actions), pongs[0], chows[0]
-            seat = pending[0]
+            answer = found(state)
+            if answer:
+                return seed, list(state.actions), answer
+            seat = state.pending_seats()[0]
             legal = state.legal_actions(seat)
             passes = [a for a in legal if a.kind == "pass"]
             discards = [a for a in legal if a.kind == "discard"]
             state.apply(passes[0] if passes else discards[-1] if discards else state.timeout_action(seat))
-    raise RuntimeError("no seed with a pong/chow conflict found")
+    raise RuntimeError("no seed found")
 
 
-def conflict(*, room: dict | None = None) -> dict:
-    """A playing table of four people, dealt from a known seed and played (through `table_act`) up to
-    a discard that seat `pong_seat` may pong and seat `chow_seat` may chow."""
+def _pong_chow_conflict(state):
+    """(pong seat, chow seat) when exactly two seats may claim the discard, one by pong, one by chow."""
+    if state.phase != "claims":
+        return None
+    pending = state.pending_seats()
+    kinds = {seat: {a.kind for a in state.legal_actions(seat)} for seat in pending}
+    pongs = [seat for seat in pending if "pong" in kinds[seat]]
+    chows = [seat for seat in pending if "chow" in kinds[seat] and "pong" not in kinds[seat]]
+    if len(pending) == 2 and pongs and chows and not any("win" in k for k in kinds.values()):
+        return pongs[0], chows[0]
+    return None
+
+
+def _self_draw(state):
+    """The self-drawn win the seat to move may declare now, if any."""
+    if state.phase != "turn":
+        return None
+    return next((a for a in state.legal_actions(state.current_seat) if a.kind == "self_win"), None)
+
+
+def _seeded_table(room: dict | None, found) -> tuple[dict, object, object, list]:
+    """A playing table of four people, dealt from a known seed and played (through `table_act`) up
+    to the first moment `found(state)` is truthy. Returns the table's ids and sessions, the table,
+    what `found` said and the four users."""
     from django.contrib.auth import get_user_model
 
     from games import engine
@@ -197,7 +214,7 @@ def conflict(*, room: dict | None = None) -> dict:
     info = seeded["tables"][0]
     table = Table.objects.select_related("room").get(pk=info["table_id"])
     dealer = 0
-    seed, prefix, pong_seat, chow_seat = _find_pong_chow_conflict(play.rules_for(table.room), dealer)
+    seed, prefix, answer = _simple_play(play.rules_for(table.room), dealer, found)
     users = [get_user_model().objects.get(pk=pk) for pk in info["user_ids"]]
     original_new = engine.GameState.new
 
@@ -214,6 +231,15 @@ def conflict(*, room: dict | None = None) -> dict:
             version = Table.objects.get(pk=table.pk).version
             table_act(table_id=table.pk, user=users[action.seat], action=str(action), version=version)
     table.refresh_from_db()
+    return info, table, answer, users
+
+
+def conflict(*, room: dict | None = None) -> dict:
+    """A playing table of four people, dealt from a known seed and played (through `table_act`) up to
+    a discard that seat `pong_seat` may pong and seat `chow_seat` may chow."""
+    from games.services import play
+
+    info, table, (pong_seat, chow_seat), _ = _seeded_table(room, _pong_chow_conflict)
     state = play.load_state(table)
     assert state.phase == "claims" and sorted(state.pending_seats()) == sorted([pong_seat, chow_seat])
     return {
@@ -226,7 +252,27 @@ def conflict(*, room: dict | None = None) -> dict:
     }
 
 
-COMMANDS = {"tables": tables, "start": start, "replay_check": replay_check, "conflict": conflict}
+def self_draw(*, room: dict | None = None, declare: bool = False) -> dict:
+    """A playing table of four people, played up to a moment when the seat to move may declare a
+    self-drawn win (`win`, its action text); with `declare` that win is declared, ending the hand."""
+    from games.services import play, table_act
+
+    info, table, win, users = _seeded_table(room, _self_draw)
+    if declare:
+        with _batched_broadcasts(deliver=True):
+            table_act(table_id=table.pk, user=users[win.seat], action=str(win), version=table.version)
+        table.refresh_from_db()
+        assert play.load_state(table).phase == "ended"
+    return {**info, "winner": win.seat, "win": str(win), "version": table.version, "hand_id": table.hand_id}
+
+
+COMMANDS = {
+    "tables": tables,
+    "start": start,
+    "replay_check": replay_check,
+    "conflict": conflict,
+    "self_draw": self_draw,
+}
 
 
 def main() -> None:

@@ -38,7 +38,7 @@ def _seat(value: Any, what: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class WinContext:
-    """Everything scoring needs about one win; mirrors a case of shared/rules/vectors."""
+    """Everything scoring needs about one win; mirrors a scoring case of tests/engine/cases."""
 
     winner: int
     win: str
@@ -275,18 +275,31 @@ def partners_of(winner: int, feeds: Sequence[Sequence[int]]) -> dict[int, int]:
     return out
 
 
-def _ordinary_shares(ctx: WinContext, rules: Rules) -> dict[int, int]:
+def nine_down(melds: Sequence[Meld]) -> bool:
+    """清一色九张落地 (§11 `qingyise_9_bao`): the shown melds (chow, pong, exposed or added kong;
+    concealed kongs do not count) include three of one suit."""
+    per_suit = [0, 0, 0]
+    for meld in melds:
+        tile = meld.tiles[0]
+        if meld.kind != "kong_concealed" and tile < 27:
+            per_suit[tile // 9] += 1
+    return max(per_suit) >= 3
+
+
+def _ordinary(ctx: WinContext, rules: Rules) -> tuple[str, dict[int, int]]:
+    """(reason, shares per payer) without 承包; the reason names the rule that set the shares."""
     others = [s for s in range(4) if s != ctx.winner]
     if ctx.win == "rob_kong":
-        # §9: in `home` each payer pays at most one capped amount, so the konger pays it once.
-        return {ctx.from_seat: 1 if rules.preset == "home" else 3}
+        return "rob_kong", {ctx.from_seat: 3}  # §7, §8, §9: the konger pays for all three
     if ctx.win in SELF_DRAWN:
-        return dict.fromkeys(others, 1)
+        return "self_draw", dict.fromkeys(others, 1)
+    if rules.qingyise_9_bao and nine_down(ctx.melds):
+        return "qingyise_9_bao", {ctx.from_seat: 3}
     if rules.payment == "chu_chong":
-        return {s: 2 if s == ctx.from_seat else 1 for s in others}
+        return "chu_chong", {s: 2 if s == ctx.from_seat else 1 for s in others}
     if rules.payment == "bao_chong":
-        return {ctx.from_seat: 3}
-    return {ctx.from_seat: 1}
+        return "bao_chong", {ctx.from_seat: 3}
+    return "discard", {ctx.from_seat: 1}
 
 
 def _chengbao_shares(ctx: WinContext, partner: int, times: int, co_winner: bool) -> dict[int, int]:
@@ -295,9 +308,10 @@ def _chengbao_shares(ctx: WinContext, partner: int, times: int, co_winner: bool)
     if co_winner:
         return {d: (1 if ctx.ready[d] else 2) * times}
     if ctx.win == "rob_kong":
+        # §7: the konger's 3 shares belong to this settlement too, so a twice partner doubles them.
         if partner == d:
             return {d: 3 * times}
-        return {d: 3, partner: 3 * times}
+        return {d: 3 * times, partner: 3 * times}
     if ctx.win in SELF_DRAWN:
         return {partner: 5 * times}
     if partner == d:
@@ -314,15 +328,21 @@ def shares_for(ctx: WinContext, rules: Rules, co_winners: Sequence[int] = ()) ->
     same seat to pay, that seat pays the larger amount once (a discarder or konger is not charged
     again for every partner). `co_winners` are other seats that won on the same discard.
     """
+    return _shares_and_reason(ctx, rules, co_winners)[1]
+
+
+def _shares_and_reason(
+    ctx: WinContext, rules: Rules, co_winners: Sequence[int] = ()
+) -> tuple[str, dict[int, int]]:
     partners = partners_of(ctx.winner, ctx.feeds)
     if not partners:
-        return _ordinary_shares(ctx, rules)
+        return _ordinary(ctx, rules)
     owed: dict[int, int] = {}
     for partner, times in partners.items():
         part = _chengbao_shares(ctx, partner, times, partner in co_winners and ctx.win == "discard")
         for seat, n in part.items():
             owed[seat] = max(owed.get(seat, 0), n)
-    return owed
+    return "chengbao", owed
 
 
 # Per preset: (承包 applies, the loss cap applies). `lazi` (§8) has neither; `home` (§9) caps each
@@ -330,32 +350,62 @@ def shares_for(ctx: WinContext, rules: Rules, co_winners: Sequence[int] = ()) ->
 SETTLEMENT = {"standard": (True, True), "lazi": (False, False), "home": (False, False)}
 
 
-def settle(wins: Sequence[tuple[WinContext, WinScore]], rules: Rules) -> list[int]:
-    """Payments of the whole hand: four ints summing to zero.
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """How one win was settled, for the result screen: the rule that set the shares (`reason`: discard,
+    chu_chong, bao_chong, qingyise_9_bao, self_draw, rob_kong or chengbao), the shares each seat owes
+    the winner, and one share's value (the stake included). The loss cap is applied after this."""
 
-    Each legal win is settled on its own (shares × its value, the stake already in the value), then
-    the loss cap limits what each payer hands over in total. **Choice** when one payer owes several
-    winners more than the cap: the winners are paid in turn order from the payer, nearest first.
-    """
-    chengbao, capped = SETTLEMENT[rules.preset]
+    winner: int
+    reason: str
+    shares: tuple[int, int, int, int]
+    value: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "shares": list(self.shares),
+            "value": self.value,
+        }
+
+
+def explain(wins: Sequence[tuple[WinContext, WinScore]], rules: Rules) -> list[Settlement]:
+    """One `Settlement` per legal win of the hand (several for 一炮多响)."""
+    chengbao = SETTLEMENT[rules.preset][0]
     legal = [(ctx, score) for ctx, score in wins if score.legal]
     discard_winners: dict[int, list[int]] = {}
     for ctx, _ in legal:
         if ctx.win == "discard":
             discard_winners.setdefault(ctx.from_seat, []).append(ctx.winner)
-    debts: dict[int, dict[int, int]] = {s: {} for s in range(4)}
-    stake = 1
+    out = []
     for ctx, score in legal:
-        stake = ctx.stake
         co = (
             [w for w in discard_winners.get(ctx.from_seat, []) if w != ctx.winner]
             if ctx.win == "discard"
             else []
         )
-        shares = shares_for(ctx, rules, co) if chengbao else _ordinary_shares(ctx, rules)
-        for payer, n in shares.items():
-            if payer != ctx.winner and n:
-                debts[payer][ctx.winner] = debts[payer].get(ctx.winner, 0) + n * score.value
+        reason, shares = _shares_and_reason(ctx, rules, co) if chengbao else _ordinary(ctx, rules)
+        row = tuple(shares.get(s, 0) if s != ctx.winner else 0 for s in range(4))
+        out.append(Settlement(ctx.winner, reason, row, score.value))
+    return out
+
+
+def settle(wins: Sequence[tuple[WinContext, WinScore]], rules: Rules) -> list[int]:
+    """Payments of the whole hand: four ints summing to zero.
+
+    Each legal win is settled on its own (`explain`: shares × its value, the stake already in the
+    value), then the loss cap limits what each payer hands over in total. **Choice** when one payer
+    owes several winners more than the cap: the winners are paid in turn order from the payer,
+    nearest first.
+    """
+    capped = SETTLEMENT[rules.preset][1]
+    debts: dict[int, dict[int, int]] = {s: {} for s in range(4)}
+    stake = next((ctx.stake for ctx, score in wins if score.legal), 1)
+    for item in explain(wins, rules):
+        for payer, n in enumerate(item.shares):
+            if n:
+                debts[payer][item.winner] = debts[payer].get(item.winner, 0) + n * item.value
     cap = (
         None
         if rules.hand_loss_cap_lezi is None or not capped

@@ -6,15 +6,8 @@ The room's `Rules.base` / `Rules.lezi` belong to `standard`; this preset's 底�
 from __future__ import annotations
 
 from ..rules import Rules
-from .core import (
-    PATTERNS,
-    REPLACEMENT,
-    WinContext,
-    WinScore,
-    dadiaoche,
-    flower_tile_basics,
-    menqing,
-)
+from .core import PATTERNS, WinContext, WinScore, dadiaoche, flower_tile_basics
+from .features import DADIAOCHE, GANGKAI, MENQING, QIANGGANG, Feature, features_of
 
 BASE = 3
 LA = 20
@@ -42,28 +35,24 @@ def dice_huangfan(dice: tuple[int, int]) -> int:
     return 0
 
 
-def features_of(ctx: WinContext) -> tuple[str, ...]:
-    found = []
-    if ctx.win != "eight_flowers":
-        if menqing(ctx.melds):
-            found.append("menqing")
-        if ctx.win in REPLACEMENT:
-            found.append("gangkai")
-        if dadiaoche(ctx):
-            found.append("dadiaoche")
-        if ctx.win == "rob_kong":
-            found.append("qianggang")
-    if ctx.huangfan + dice_huangfan(ctx.dice) > 0:
-        found.append("huangfan")
-    return tuple(sorted(found))
+def _huangfan_with_dice(ctx: WinContext, rules: Rules) -> bool:
+    """荒番 in `lazi`: the carried count plus this hand's dice bonus is above 0."""
+    return ctx.huangfan + dice_huangfan(ctx.dice) > 0
+
+
+# §8: 开宝 has no place here (the dice feed 荒番 instead) and neither has 海底.
+FEATURES = (MENQING, GANGKAI, DADIAOCHE, QIANGGANG, Feature("huangfan", _huangfan_with_dice, True))
 
 
 def _special_hands(ctx: WinContext) -> list[str]:
+    """天胡 / 地胡 (§5): a first-go-round win on the deal, the first draw or a first-round discard;
+    a flower replacement of the deal or of that first draw keeps it (a kong replacement cannot: a
+    kong ends the first go-round)."""
     out = []
     if ctx.first_go_round:
-        if ctx.winner == ctx.dealer and ctx.win == "self_draw":
+        if ctx.winner == ctx.dealer and ctx.win in ("self_draw", "flower_replacement"):
             out.append("tianhu")
-        elif ctx.winner != ctx.dealer and ctx.win in ("self_draw", "discard"):
+        elif ctx.winner != ctx.dealer and ctx.win in ("self_draw", "flower_replacement", "discard"):
             out.append("dihu")
     if dadiaoche(ctx):
         out.append("dadiaoche")
@@ -76,7 +65,7 @@ def score(ctx: WinContext, rules: Rules) -> WinScore:
         candidates += _special_hands(ctx)
     if not candidates:
         return WinScore(ctx.winner, ctx.win, ctx.from_seat, False, None, (), hua, 0)
-    features = features_of(ctx)
+    features = features_of(ctx, rules, FEATURES)
     fan = ("gangkai" in features) + ("menqing" in features)
     best = None
     for pattern in candidates:

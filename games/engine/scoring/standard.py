@@ -3,17 +3,8 @@
 from __future__ import annotations
 
 from ..rules import Rules
-from .core import (
-    PATTERNS,
-    REPLACEMENT,
-    SELF_DRAWN,
-    WinContext,
-    WinScore,
-    dadiaoche,
-    flower_tile_basics,
-    kaibao,
-    menqing,
-)
+from .core import PATTERNS, WinContext, WinScore, flower_tile_basics
+from .features import DADIAOCHE, GANGKAI, HAIDI, HUANGFAN, KAIBAO, MENQING, QIANGGANG, features_of
 
 
 def pattern_base(pattern: str, hua: int, rules: Rules) -> tuple[int, int]:
@@ -30,24 +21,8 @@ def pattern_base(pattern: str, hua: int, rules: Rules) -> tuple[int, int]:
     raise ValueError(f"no standard value for pattern {pattern!r}")
 
 
-def features_of(ctx: WinContext, pattern: str, rules: Rules) -> tuple[str, ...]:
-    found = []
-    if pattern != "bahua":
-        if menqing(ctx.melds):
-            found.append("menqing")
-        if ctx.win in REPLACEMENT:
-            found.append("gangkai")
-        if dadiaoche(ctx):
-            found.append("dadiaoche")
-        if ctx.win == "rob_kong":
-            found.append("qianggang")
-        if rules.haidi != "off" and ctx.last_tile and ctx.win in SELF_DRAWN:
-            found.append("haidi")
-    if kaibao(ctx.dice):
-        found.append("kaibao")
-    if ctx.huangfan > 0:
-        found.append("huangfan")
-    return tuple(sorted(found))
+# §7 and the §11 options: the features a standard win can carry (八花齐 keeps only 开宝 and 荒番).
+FEATURES = (MENQING, GANGKAI, DADIAOCHE, QIANGGANG, HAIDI, KAIBAO, HUANGFAN)
 
 
 def share_value(pattern: str, features: tuple[str, ...], hua: int, rules: Rules) -> int:
@@ -79,7 +54,7 @@ def score(ctx: WinContext, rules: Rules) -> WinScore:
         return WinScore(ctx.winner, ctx.win, ctx.from_seat, False, None, (), hua, 0)
     best = None
     for pattern in candidates:
-        features = features_of(ctx, pattern, rules)
+        features = features_of(ctx, rules, FEATURES)
         value = share_value(pattern, features, hua, rules)
         rank = PATTERNS.index(pattern) if pattern in PATTERNS else len(PATTERNS)
         key = (value, rank)
