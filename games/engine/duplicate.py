@@ -12,6 +12,8 @@ A seat whose own wall is used up draws from the tails of the others' walls (the 
 order first), so the hand still ends only when all 144 tiles are out, as §4.5 has it; only that
 overflow, near the end of a long hand, depends on how the others played.
 
+The turn machine draws in three places, each told the seat: `_deal` (the deal's flower
+replacements), `_draw` (every turn's draw and replacement) and `_draw_replacing_flowers` (换牌).
 This is a bench tool (`bench/bots_duplicate.py`), not a way to play a room: `DuplicateState` is a
 `GameState` whose wall is `PersonalWalls`; every rule, action and result is the ordinary one.
 """
@@ -93,6 +95,7 @@ class DuplicateState(GameState):
         huangfan: int = 0,
         stake: int = 1,
         seed: str | None = None,
+        gengfeng: int = 0,
     ) -> DuplicateState:
         if seed is None:
             raise ValueError("a duplicate deal needs its seed")
@@ -100,7 +103,7 @@ class DuplicateState(GameState):
         state = cls()
         state._setup = None
         tiles = shuffled_wall(seed)
-        state._begin(rules or Rules(), dealer, huangfan, stake, seed, tiles, roll_dice(seed))
+        state._begin(rules or Rules(), dealer, huangfan, stake, seed, tiles, roll_dice(seed), gengfeng)
         walls = state._wall = PersonalWalls(tiles)
         held = []
         for seat in range(4):
@@ -124,3 +127,8 @@ class DuplicateState(GameState):
     def _draw(self, seat: int, cause, events) -> None:
         self._wall.seat = seat
         super()._draw(seat, cause, events)
+
+    def _draw_replacing_flowers(self, seat: int, events):
+        """The 换牌 draws (§10), from the seat's own wall like every other draw."""
+        self._wall.seat = seat
+        return super()._draw_replacing_flowers(seat, events)

@@ -10,6 +10,7 @@ from games.engine.actions import Action
 from games.engine.bots import get_bot
 from games.engine.bots.duplicate_match import DealOutcome, DuplicateMatch, Sprt, mean_ci95, play
 from games.engine.duplicate import PERSONAL, DuplicateState, PersonalWalls
+from games.engine.rules import Rules
 from games.engine.simulate import FULL_CENSUS
 from games.engine.state import GameState
 from games.engine.wall import shuffled_wall
@@ -159,3 +160,36 @@ def test_sprt_accepts_an_edge_rejects_none_and_waits_when_unsure():
     assert sprt.decision(no_edge) == "H0"
     assert sprt.decision(clear_edge[:10]) is None  # below min_n
     assert sprt.decision([0.25 + (-1.0) ** i * 3 for i in range(20)]) is None
+
+
+def test_swap_draws_come_from_the_swapping_seats_own_wall():
+    # 换牌 (§10): seat 2 buries five tiles and draws five; they are the next of its own wall
+    # (flowers among them replaced from its own tail), whatever seat 1 did before it.
+    seed = seed_of(4)
+    own = PersonalWalls(shuffled_wall(seed)).walls[2]
+    state = DuplicateState.new(Rules(swap_tiles=True), seed=seed)
+    for seat in (0, 1):
+        state.apply(Action("skip", seat))
+    taken = []
+    for _ in range(5):
+        tile = next(t for t, n in enumerate(state.counts[2]) if n)
+        for event in state.apply(Action("bury", 2, tile)):
+            if event.kind in ("draw", "flower"):
+                taken.append(event.tile)
+    # the same walk over seat 2's own wall: the deal's flowers replaced from the tail, then five
+    # draws from the head, each flower among them replaced from the tail
+    head, tail = 13, PERSONAL
+    pending = sum(t >= 34 for t in own[:13])
+    while pending:
+        tail -= 1
+        pending += (own[tail] >= 34) - 1
+    expected = []
+    for _ in range(5):
+        tile = own[head]
+        head += 1
+        while tile >= 34:
+            expected.append(tile)
+            tail -= 1
+            tile = own[tail]
+        expected.append(tile)
+    assert taken == expected
