@@ -6,7 +6,6 @@ import pytest
 from games.engine.actions import Action
 from games.engine.bots.hard import HardBot
 from games.engine.bots.normal import NormalBot
-from games.engine.bots.puzzles import parse_puzzle, position
 from tests.engine.test_bots_defense import Table, t
 
 # Two equally close one-suit plans, characters and dots (234 + 67 in each), and a pair of honours
@@ -36,27 +35,3 @@ def test_normal_counts_only_the_copies_it_cannot_see():
     assert NormalBot().choose(Table(TWO_SUITS, rivers=SHED_P, wall_remaining=70), 0) == Action(
         "discard", 0, t("2p")
     )
-
-
-@pytest.mark.parametrize(
-    ("threat", "safe", "unsafe"),
-    [
-        (["chow 123p<0", "pong 555p<2", "chow 789p<0"], "7s", "5p"),  # a one-suit 筒子 hand
-        (["chow 123s<0", "pong 555s<2", "chow 789s<0"], "5p", "7s"),  # the same in 索子
-    ],
-)
-def test_of_two_equally_useless_tiles_discards_the_one_the_threat_cannot_win_on(threat, safe, unsafe):
-    # One step from ready, hard does not give up speed for safety, but between discards exactly as
-    # good for its hand it takes the safe one, whichever of the two comes first in tile order.
-    puzzle = parse_puzzle(
-        {
-            "id": "tie",
-            "kind": "defence",
-            "hand": f"23456789m11m22z{unsafe}{safe}",
-            "answers": [safe],
-            "reason": "tie",
-            "wall": 30,
-            "melds": {"1": threat},
-        }
-    )
-    assert HardBot().choose(position(puzzle), 0) == Action("discard", 0, t(safe))

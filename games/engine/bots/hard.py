@@ -10,9 +10,6 @@ while its own hand is still far from ready; otherwise it discards purely for spe
   rivers and melds show which groups (m, p, s, honours) they shed — those come out as discards, to
   be drawn, claimed or won on — and which they collect — those stay in their hands
   (`defense.live_weights`).
-- Ties: against a sure threat, between discards exactly as good for its hand (say two isolated
-  tiles of suits it is not collecting), it takes the one least likely to deal in, even while it
-  pushes (the 何切る suite's defence positions; neutral on duplicate deals).
 - Value and flexibility: every discard is ranked with the plans one step farther counted as a
   tie-break (`slack=1`), weighted by what each plan pays, so among equally fast discards the one
   that keeps a richer or second plan alive wins, and the junk shortcut is not taken.
@@ -54,15 +51,4 @@ class HardBot(NormalBot):
         sure = [t for t in threats if t.level >= _SURE_THREAT]
         if not sure:
             return options[0]
-        chosen = super().pick(pos, options, sure)
-        if chosen is not options[0]:
-            return chosen
-        # Pushing against a sure threat: of the discards exactly as good for the hand, the one
-        # least likely to deal in.
-        best = chosen.score
-        ties = [
-            o for o in options if o.shanten == chosen.shanten and abs(o.score - best) <= 1e-9 * max(1.0, best)
-        ]
-        if len(ties) < 2:
-            return chosen
-        return min(ties, key=lambda o: self.risk(pos, o.tile, sure))
+        return super().pick(pos, options, sure)
