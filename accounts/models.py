@@ -5,6 +5,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+# What a deleted account is called everywhere (accounts.services.delete_account); nobody else may take it.
+DELETED_NAME = "已注销"
+
 
 class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")

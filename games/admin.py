@@ -8,12 +8,13 @@ from django import forms
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
-from games.engine.bots import levels as bot_levels
-from games.engine.rules import Rules
 from games.engine.state import GameState
+from games.forms import OPTION_PREFIX, option_field, options_from
+from games.table_options import DEFAULTS, OPTIONS, PRESET_NAMES, ROOM_NUMBERS
 
 from .models import Action, Hand, Match, Room, Seat, Table
 from .services import room_close, table_close
+from .services.rooms import ROOM_FIELDS, RoomSettingsError, check_room_settings, room_save
 
 
 class SeatInline(admin.TabularInline):
@@ -37,39 +38,69 @@ class SeatInline(admin.TabularInline):
         return False
 
 
-class RoomForm(forms.ModelForm):
+ROOM_OPTIONS = [*OPTIONS, *ROOM_NUMBERS]
+
+
+class _RoomForm(forms.ModelForm):
+    """Room settings with a field per house option (no raw JSON); `games.services.rooms` checks and
+    saves them."""
+
+    allowed_presets = forms.MultipleChoiceField(
+        label="可选玩法 Presets tables may choose",
+        choices=list(PRESET_NAMES.items()),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+    allowed_options = forms.MultipleChoiceField(
+        label="可选选项 Options tables may set",
+        choices=[(o.key, o.label) for o in OPTIONS],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+
     class Meta:
         model = Room
-        fields = "__all__"
+        exclude = ("rules_options", "allowed_presets", "allowed_options")
 
-    def clean_stakes(self):
-        stakes = self.cleaned_data.get("stakes")
-        if (
-            not isinstance(stakes, list)
-            or not stakes
-            or any(not isinstance(k, int) or isinstance(k, bool) or k <= 0 for k in stakes)
-        ):
-            raise forms.ValidationError("A list of positive whole numbers, e.g. [1, 2, 5, 10].")
-        return sorted(set(stakes))
-
-    def clean_bot_level(self):
-        level = self.cleaned_data.get("bot_level")
-        if level not in bot_levels():
-            raise forms.ValidationError(f"One of: {', '.join(bot_levels())}.")
-        return level
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        room = self.instance
+        if room.pk:
+            self.fields["allowed_presets"].initial = room.allowed_presets
+            self.fields["allowed_options"].initial = room.allowed_options
+        else:
+            self.fields["allowed_presets"].initial = list(PRESET_NAMES)
+            self.fields["allowed_options"].initial = [o.key for o in OPTIONS]
+        values = {**DEFAULTS, **(room.rules_options or {})}
+        for option in ROOM_OPTIONS:
+            self.initial[OPTION_PREFIX + option.key] = self.fields[OPTION_PREFIX + option.key].initial = (
+                None if option.kind == "count" and values[option.key] == option.off else values[option.key]
+            )
 
     def clean(self):
-        """House options must be ones the engine knows for the preset (else every deal would fail)."""
+        """The values for `room_save`, checked by the service; its refusal shows beside its field."""
         data = super().clean()
-        options = data.get("rules_options")
-        if "rules_options" in data and not isinstance(options, dict):
-            self.add_error("rules_options", 'An object of house options, e.g. {"menqing": "lezi"}.')
-        elif "rules_options" in data and data.get("preset"):
-            try:
-                Rules.from_json({"preset": data["preset"], **options})
-            except (ValueError, TypeError) as error:
-                self.add_error("rules_options", f"Not valid for this preset: {error}")
+        if self.errors:
+            return data
+        chosen = options_from(self, ROOM_OPTIONS)
+        values = {
+            **{name: data.get(name) for name in ROOM_FIELDS},
+            "rules_options": {k: v for k, v in chosen.items() if v != DEFAULTS[k]},
+        }
+        try:
+            self.room_values = check_room_settings(values)
+        except RoomSettingsError as error:
+            field = OPTION_PREFIX + "menqing" if error.field == "rules_options" else error.field
+            self.add_error(field if field in self.fields else None, error.message_en)
         return data
+
+
+# The option fields are declared on the class, so that the admin lays them out like model fields.
+RoomForm = type(
+    "RoomForm",
+    (_RoomForm,),
+    {OPTION_PREFIX + o.key: option_field(o, initial=DEFAULTS[o.key]) for o in ROOM_OPTIONS},
+)
 
 
 def _public_action(action: str, hand_ended) -> str:
@@ -97,13 +128,9 @@ class RoomAdmin(admin.ModelAdmin):
     actions = ["close_rooms"]
 
     def save_model(self, request, obj, form, change) -> None:
-        closing = change and "is_open" in form.changed_data and not obj.is_open
-        if closing:
-            obj.is_open = True  # room_close does the closing, tables included
-        super().save_model(request, obj, form, change)
-        if closing:
-            room_close(room_id=obj.pk)
-            obj.refresh_from_db()
+        saved = room_save(room_id=obj.pk if change else None, values=form.room_values)
+        obj.pk = saved.pk
+        obj.refresh_from_db()
 
     @admin.action(description="关闭 Close the selected rooms (tables close after their current hand)")
     def close_rooms(self, request, queryset) -> None:
@@ -123,6 +150,12 @@ class TableAdmin(admin.ModelAdmin):
         "owner",
         "status",
         "stake",
+        "preset",
+        "options",
+        "discard_timeout",
+        "claim_timeout",
+        "private",
+        "invite_code",
         "closing",
         "version",
         "deadline",

@@ -20,6 +20,16 @@ def _default_stakes() -> list[int]:
     return [1, 2, 5, 10]
 
 
+def _all_presets() -> list[str]:
+    return ["standard", "lazi", "home"]
+
+
+def _all_table_options() -> list[str]:
+    from games.table_options import TABLE_OPTION_KEYS  # a data module; imported late to stay a leaf
+
+    return list(TABLE_OPTION_KEYS)
+
+
 class Room(models.Model):
     """A place with one set of rules; it holds any number of tables."""
 
@@ -45,6 +55,18 @@ class Room(models.Model):
         default=60, help_text="Seconds a disconnected player may return within before the penalty."
     )
     is_open = models.BooleanField(default=True)
+    allowed_presets = models.JSONField(
+        default=_all_presets, help_text="Presets a player may choose for a new table."
+    )
+    allowed_options = models.JSONField(
+        default=_all_table_options, help_text="House options (§11) a player may set for a new table."
+    )
+    timer_min = models.PositiveSmallIntegerField(
+        default=5, help_text="Shortest timer a table may choose (s)."
+    )
+    timer_max = models.PositiveSmallIntegerField(
+        default=120, help_text="Longest timer a table may choose (s)."
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -85,6 +107,13 @@ class Table(models.Model):
     scores = models.JSONField(default=_zero_scores)
     stake = models.PositiveIntegerField(null=True, blank=True, help_text="The stake k (底分) the owner set.")
     closing = models.BooleanField(default=False, help_text="Close the table once the current hand ends.")
+    # The players' choices (games.services.table_settings): blank / null / absent keys mean the room's.
+    preset = models.CharField(max_length=16, blank=True, default="")
+    options = models.JSONField(default=dict, blank=True, help_text="House options chosen for this table.")
+    discard_timeout = models.PositiveSmallIntegerField(null=True, blank=True)
+    claim_timeout = models.PositiveSmallIntegerField(null=True, blank=True)
+    private = models.BooleanField(default=False, help_text="Not listed in the lobby; joined by invite link.")
+    invite_code = models.CharField(max_length=6, null=True, blank=True, unique=True)
     hand = models.ForeignKey(
         "Hand",
         null=True,

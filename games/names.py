@@ -14,6 +14,9 @@ PATTERNS = {
     "eight_flowers": ("八花齐", "Eight flowers"),
     "qidui": ("七对子", "Seven pairs"),
     "pinghu": ("平胡", "Plain hand"),
+    "tianhu": ("天胡", "Heavenly hand"),
+    "dihu": ("地胡", "Earthly hand"),
+    "dadiaoche": ("大吊车", "Big single wait"),
 }
 
 FEATURES = {
@@ -32,7 +35,7 @@ WIN_KINDS = {
     "discard": ("冲牌", "On a discard"),
     "self_draw": ("自摸", "Self-drawn"),
     "kong_replacement": ("杠开", "On a kong replacement"),
-    "flower_replacement": ("杠开", "On a flower replacement"),
+    "flower_replacement": ("杠开（补花）", "On a flower replacement"),
     "eight_flowers": ("八花齐", "Eight flowers"),
     "rob_kong": ("抢杠", "Robbing a kong"),
 }
@@ -56,6 +59,43 @@ PHASES = {
     "claims": ("等待吃碰胡", "Claims"),
     "rob": ("抢杠", "Robbing the kong?"),
     "ended": ("本局结束", "Hand over"),
+}
+
+
+MELD_KINDS = {
+    "chow": ("吃", "Chow"),
+    "pong": ("碰", "Pong"),
+    "kong_exposed": ("明杠", "Exposed kong"),
+    "kong_added": ("上杠", "Added kong"),
+    "kong_concealed": ("暗杠", "Concealed kong"),
+}
+
+PRESETS = {
+    "standard": ("清混碰", "Standard"),
+    "lazi": ("喇子", "Lazi"),
+    "home": ("家庭规则", "Home rules"),
+}
+
+# The room options of SHANGHAI_RULES.md §11 that `Rules` knows: option -> (label, {value: label}).
+RULE_OPTION_LABELS = {
+    "menqing": ("门清", "Concealed hand"),
+    "gangkai": ("杠开", "Win on a replacement"),
+    "haidi": ("海底捞月", "Last tile of the wall"),
+    "payment": ("谁付", "Who pays a discard win"),
+}
+RULE_OPTIONS = {
+    "menqing": {"double": ("翻倍", "Doubles"), "lezi": ("一勒子起", "At least 1 lezi")},
+    "gangkai": {"floor": ("一勒子起", "At least 1 lezi"), "double": ("翻倍", "Doubles")},
+    "haidi": {
+        "off": ("不计", "Not counted"),
+        "double": ("翻倍", "Doubles"),
+        "lezi": ("一勒子起", "At least 1 lezi"),
+    },
+    "payment": {
+        "discarder": ("放铳者付", "The discarder pays"),
+        "chu_chong": ("出冲", "Discarder double, others single"),
+        "bao_chong": ("包冲", "The discarder pays for all three"),
+    },
 }
 
 

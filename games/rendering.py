@@ -642,13 +642,14 @@ def lobby_context(user) -> dict:
             seats = list(table.seats.select_related("user__profile").order_by("index"))
             if not any(s.user_id for s in seats):
                 continue  # everyone left: nothing to join or watch
+            mine = user is not None and user.is_authenticated and any(s.user_id == user.pk for s in seats)
+            if table.private and not mine:
+                continue  # a private table is joined by its invite link only
             tables.append(
                 {
                     "table": table,
                     "seats": [(s, _seat_name(s)) for s in seats],
-                    "mine": user is not None
-                    and user.is_authenticated
-                    and any(s.user_id == user.pk for s in seats),
+                    "mine": mine,
                     "has_empty": any(s.is_empty for s in seats),
                 }
             )

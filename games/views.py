@@ -12,8 +12,11 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import rendering, services
-from games.models import Table
+from games.forms import TableForm
+from games.models import Room, Table
 from games.services import ServiceError
+from games.services.stakes import room_stakes
+from games.services.table_settings import TableChoices, normalise_invite_code, room_rules, table_open
 
 NOT_FOUND = {"no_such_table", "no_such_room", "no_such_seat"}
 FORBIDDEN = {"not_seated", "not_your_seat", "room_closed"}
@@ -111,3 +114,48 @@ def table_start(request, table_id: int):
 @require_POST
 def table_next_hand(request, table_id: int):
     return _call(request, table_id, services.table_next_hand, table_id=table_id)
+
+
+# --- tables with players' choices (issue 14) -------------------------------------------------------
+
+# Which form field a refusal of `table_open` belongs beside, when it does not say (the rest go above).
+_CHOICE_ERROR_FIELDS = {"bad_stake": "stake"}
+
+
+@login_required
+def table_new(request, room_id: int):
+    """The new-table form: GET shows it with the room's defaults, POST opens the table."""
+    room = get_object_or_404(Room, pk=room_id, is_open=True)
+    effective = room_rules(room).to_json()
+    data = request.POST if request.method == "POST" else None
+    form = TableForm(data, room=room, effective=effective, stakes=room_stakes(room))
+    if request.method == "POST" and form.is_valid():
+        cleaned = form.cleaned_data
+        choices = TableChoices(
+            preset=cleaned["preset"],
+            options=form.chosen_options(),
+            discard_timeout=cleaned["discard_timeout"],
+            claim_timeout=cleaned["claim_timeout"],
+            private=cleaned["private"],
+            stake=cleaned["stake"],
+        )
+        try:
+            created = table_open(room_id=room.pk, user=request.user, choices=choices)
+        except ServiceError as error:
+            field = error.field or _CHOICE_ERROR_FIELDS.get(error.code)
+            form.add_error(field if field in form.fields else None, error.message)
+        else:
+            return HttpResponseRedirect(reverse("games:table", args=[created.pk]))
+    status = 400 if request.method == "POST" else 200
+    return render(request, "games/table_new.html", {"room": room, "form": form}, status=status)
+
+
+def table_invite(request, code: str):
+    """The invite link of a private table: its choices, its seats, and a sit button."""
+    table = Table.objects.select_related("room").filter(invite_code=normalise_invite_code(code)).first()
+    if table is None or table.status == Table.Status.FINISHED:
+        raise Http404(ServiceError("no_such_invite").message)
+    seats = list(table.seats.select_related("user").order_by("index"))
+    mine = request.user.is_authenticated and any(s.user_id == request.user.pk for s in seats)
+    context = {"table": table, "seats": seats, "mine": mine, "has_empty": any(s.is_empty for s in seats)}
+    return render(request, "games/table_invite.html", context)

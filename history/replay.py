@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from calc.links import calc_url
 from games.engine.actions import Action, RuleError
 from games.engine.rules import Rules
 from games.engine.state import GameState
@@ -127,7 +128,10 @@ def clamp_step(raw, total: int) -> int:
 def _settlement(state: GameState, names) -> dict:
     result = state.result
     winners = []
-    for w in result.winners:
+    contexts = (
+        result.contexts if len(result.contexts) == len(result.winners) else (None,) * len(result.winners)
+    )
+    for w, ctx in zip(result.winners, contexts, strict=True):
         pzh, pen = pair(PATTERNS, w.pattern or "")
         kzh, ken = pair(WIN_KINDS, w.win)
         winners.append(
@@ -143,6 +147,7 @@ def _settlement(state: GameState, names) -> dict:
                 "features": list(w.features),
                 "hua": w.hua,
                 "value": w.value,
+                "calc_url": None if ctx is None else calc_url(ctx, state.rules),
             }
         )
     return {"kind": result.kind, "winners": winners, "payments": list(result.payments)}

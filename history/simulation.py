@@ -15,7 +15,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine.bots import get_bot
-from games.engine.rules import Rules
 from games.engine.simulate import play_hand
 from games.engine.state import GameState
 from games.models import Action, Hand, Match, Room, Seat, Table
@@ -41,9 +40,10 @@ def play_stored_hand(
 ) -> Hand:
     """Play one hand with bots in every seat and store it as the services would."""
     import games.services  # noqa: F401  (loaded before ledger.services, which it imports in turn)
+    from games.services.table_settings import table_rules
     from ledger.services import post_hand_settlement
 
-    rules = Rules.from_json({"preset": table.room.preset, **(table.room.rules_options or {})})
+    rules = table_rules(table)
     state = GameState.new(rules, dealer=table.dealer or 0, huangfan=table.huangfan, stake=1, seed=seed)
     with transaction.atomic():
         hand = Hand.objects.create(

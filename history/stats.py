@@ -119,7 +119,9 @@ def _tuples(queryset) -> list[tuple]:
         return cursor.fetchall()
 
 
-def player_stats(player: Player, room_id: int | None = None) -> PlayerStats:
+def player_stats(player: Player, room_id: int | None = None, *, ledger: bool = True) -> PlayerStats:
+    """The player's statistics, in one room or all; `ledger=False` leaves out the ledger balance and
+    penalties (private to the player and the staff)."""
     stats = PlayerStats(player=player)
     rows = HandRecord.objects.filter(player=player)
     if room_id is not None:
@@ -173,7 +175,7 @@ def player_stats(player: Player, room_id: int | None = None) -> PlayerStats:
         stats.features = _distribution(features, FEATURES, stats.wins)
         stats.win_kinds = _distribution(kinds, WIN_KINDS, stats.wins)
         stats.biggest_win = HandRecord.objects.select_related("hand", "room").get(pk=best_id)
-    if room_id is None:
+    if room_id is None and ledger:
         stats.ledger_balance, stats.ledger_extra = ledger_figures(player)
     stats.rating = Rating.objects.filter(player=player, room_id=room_id).first()
     if stats.rating is not None:

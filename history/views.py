@@ -20,6 +20,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from accounts.avatar import avatar
+from calc.links import stored_calc_urls
 from games.engine.verify import ExportError, VerifyFailed, loads_export, parse_export, verify_export
 from games.models import Hand, Match, Room
 from games.names import PATTERNS, pair
@@ -31,6 +33,7 @@ from .replay import NotReplayable, ReplaySource, check, clamp_step, frame_at, so
 from .stats import player_stats
 
 MATCHES_PER_PAGE = 20
+RECENT_MATCHES = 5
 HANDS_PER_PAGE = 50
 LEADERS_PER_PAGE = 50
 SESSION_IMPORT = "history_import"
@@ -72,17 +75,23 @@ def _is_me(request, key: str) -> bool:
     return key == f"u{request.user.pk}"
 
 
-def _matches(request, player: Player, *, own: bool):
-    grouped = (
-        HandRecord.objects.filter(player=player)
-        .values("match")
+def _grouped_matches(player: Player, room: Room | None = None):
+    """The player's matches (in one room or all), newest first: hands, total payment, first and last
+    hand time, room."""
+    records = HandRecord.objects.filter(player=player)
+    if room is not None:
+        records = records.filter(room=room)
+    return (
+        records.values("match")
         .annotate(
             hands=Count("id"), total=Sum("payment"), first=Min("ended"), last=Max("ended"), room=Max("room")
         )
         .order_by("-match")
     )
-    page = Paginator(grouped, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
-    rows = list(page.object_list)
+
+
+def _match_rows(player: Player, rows: list[dict]) -> list[dict]:
+    """Fill in each row's room and the other players (three queries whatever the number of rows)."""
     match_ids = [r["match"] for r in rows]
     rooms = Room.objects.in_bulk({r["room"] for r in rows})
     others: dict[int, list[int]] = {}
@@ -98,6 +107,12 @@ def _matches(request, player: Player, *, own: bool):
     for r in rows:
         r["room"] = rooms.get(r["room"])
         r["others"] = [people[pid] for pid in others.get(r["match"], [])]
+    return rows
+
+
+def _matches(request, player: Player, *, own: bool):
+    page = Paginator(_grouped_matches(player), MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    rows = _match_rows(player, list(page.object_list))
     return render(request, "history/matches.html", {"player": player, "page": page, "rows": rows, "own": own})
 
 
@@ -112,7 +127,8 @@ def table_history(request, table_id: int):
 def match_detail(request, match_id: int):
     match = get_object_or_404(Match.objects.select_related("table__room"), pk=match_id)
     hands = Paginator(
-        match.hands.order_by("number").only("pk", "match_id", "number", "dealer", "result"), HANDS_PER_PAGE
+        match.hands.order_by("number").only("pk", "match_id", "number", "dealer", "result", "rules"),
+        HANDS_PER_PAGE,
     ).get_page(request.GET.get("page"))
     hand_list = list(hands.object_list)
     seat_players = list(
@@ -128,13 +144,15 @@ def match_detail(request, match_id: int):
         result = hand.result
         winners = []
         if result:
-            for w in result.get("winners", []):
+            links = stored_calc_urls(result, hand.rules)
+            for w, link in zip(result.get("winners", []), links, strict=True):
                 winners.append(
                     {
                         "seat": w["seat"],
                         "player": seats[w["seat"]],
                         "pattern": pair(PATTERNS, w.get("pattern") or ""),
                         "value": w.get("value"),
+                        "calc_url": link,
                     }
                 )
         rows.append(
@@ -261,12 +279,22 @@ def my_stats(request):
     return redirect("history:stats", key=player.key)
 
 
+def _sees_money(request, key: str) -> bool:
+    """A person's ledger balance and penalties are theirs and the staff's to see; the rest is public."""
+    return request.user.is_authenticated and (request.user.is_staff or _is_me(request, key))
+
+
 def stats(request, key: str):
+    """A player's page: avatar, rating, recent matches and statistics (public), and for the player
+    and the staff the ledger balance and what penalties moved."""
     player = _player(key)
     room = _room_filter(request)
-    data = player_stats(player, room.pk if room else None)
+    data = player_stats(player, room.pk if room else None, ledger=_sees_money(request, key))
+    recent = _grouped_matches(player, room)
     ctx = {
         "player": player,
+        "avatar": avatar(player.name, player.key),
+        "recent_matches": _match_rows(player, list(recent[:RECENT_MATCHES])),
         "room": room,
         "rooms": Room.objects.all(),
         "stats": data,

@@ -5,5 +5,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("history/", include("history.urls")),
+    path("calc/", include("calc.urls")),
     path("", include("games.urls")),
 ]

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -16,6 +17,12 @@ def shared_vectors_dir() -> Path | None:
     named = os.environ.get("SHANGHAI_VECTORS")
     candidates = [Path(named)] if named else [REPO.parent / "shared" / "rules" / "vectors"]
     return next((c for c in candidates if c.is_dir()), None)
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Every test starts with an empty cache: the account throttles (accounts/throttle.py) count in it."""
+    cache.clear()
 
 
 @pytest.fixture

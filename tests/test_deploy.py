@@ -10,6 +10,8 @@ import secrets
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import REPO
 
 PRODUCTION_ENV = {
@@ -43,8 +45,41 @@ def test_check_deploy_passes_under_production_settings():
     assert "System check identified no issues" in result.stdout
 
 
-def test_check_deploy_flags_the_development_secret_key():
-    """The check really runs with warnings as failures: the built-in dev key is refused."""
-    result = _check_deploy({})
+def test_check_deploy_flags_a_weak_secret_key():
+    """The check really runs with warnings as failures: a short, guessable key is refused."""
+    result = _check_deploy({"DJANGO_SECRET_KEY": "django-insecure-short"})
     assert result.returncode != 0
     assert "security.W009" in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    "secret_key",
+    [None, "", "   ", "django-insecure-dev-only-key-change-me-in-production"],
+    ids=["unset", "empty", "blank", "development-key"],
+)
+def test_production_refuses_to_start_without_its_own_secret_key(secret_key):
+    """DJANGO_DEBUG=0 without DJANGO_SECRET_KEY (or with the public development key) stops at once
+    with a message that says what to set, instead of signing sessions with a published key."""
+    result = _check_deploy({} if secret_key is None else {"DJANGO_SECRET_KEY": secret_key})
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: DJANGO_DEBUG=0 needs DJANGO_SECRET_KEY" in result.stderr
+    assert "System check identified" not in result.stdout
+
+
+def test_debug_runs_on_the_development_key_without_configuration():
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings; "
+            "print(settings.DEBUG, settings.SECRET_KEY)",
+        ],
+        cwd=REPO,
+        env={**env, "DJANGO_SETTINGS_MODULE": "shmj_site.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "django-insecure-dev-only-key-change-me-in-production"]

@@ -70,6 +70,14 @@ def urls(world) -> list[str]:
         "/accounts/signup/",
         "/accounts/login/",
         "/accounts/profile/",
+        "/accounts/delete/",
+        "/accounts/password_change/",
+        "/accounts/password_change/done/",
+        "/accounts/password_reset/",
+        "/accounts/password_reset/done/",
+        "/accounts/reset/MQ/set-password/",
+        "/accounts/reset/x/bad-token/",
+        "/accounts/reset/done/",
         "/history/matches/",
         "/history/stats/",
         "/history/leaderboard/",
@@ -84,6 +92,8 @@ def urls(world) -> list[str]:
         "/admin/",
         "/admin/ledger/penalty/",
         "/admin/games/room/",
+        "/calc/",
+        "/calc/?hand=55555m&meld=chow:123z:1&tile=xx&winner=9",
     ]
     for table_id in (table, waiting, *ODD_IDS):
         paths += [

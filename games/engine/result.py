@@ -23,6 +23,9 @@ class HandResult:
     gengfeng: int = 0  # `home` 跟风 this hand: the dealer paid each other player this many (× stake)
     gengfeng_next: int = 0  # 跟风 so far in the match, this hand included
     settlements: tuple[Any, ...] = ()  # scoring.Settlement per win: why each seat paid what it paid
+    contexts: tuple[
+        Any, ...
+    ] = ()  # scoring.WinContext per winner (as `winners`): what each win was scored from
 
     def to_json(self) -> dict:
         return {
@@ -37,6 +40,7 @@ class HandResult:
             "gengfeng": self.gengfeng,
             "gengfeng_next": self.gengfeng_next,
             "settlements": [s.to_json() for s in self.settlements],
+            "contexts": [c.to_json() for c in self.contexts],
         }
 
 

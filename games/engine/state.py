@@ -231,6 +231,7 @@ class GameState:
         self._rob_meld: int | None = None
         self._legal: dict[int, list[Action]] = {}
         self.declared = [False] * 4  # 敲 (`declare_ready`): public
+        self._declaring = rules.declare_ready
         self.buried: list[list[int]] = [[] for _ in range(4)]  # 换牌: tiles each seat buried (private)
         self._swap_done = [False] * 4
 
@@ -415,7 +416,7 @@ class GameState:
             acts = [of("self_win", seat)] if self._legal_win(c, seat) else []
             return acts + [_DISCARDS[seat][self.drawn_tile]]
         if self._must_discard:
-            return discards + self._declares(seat)
+            return discards + self._declares(seat) if self._declaring else discards
         acts: list[Action] = []
         if self._may_win(seat) and self._legal_win(c, seat):
             acts.append(of("self_win", seat))
@@ -425,14 +426,16 @@ class GameState:
             if meld.kind == "pong" and c[meld.tiles[0]]:
                 acts.append(of("added_kong", seat, meld.tiles[0]))
         acts.extend(discards)
-        acts.extend(self._declares(seat))
+        if self._declaring:
+            acts.extend(self._declares(seat))
         return acts
 
     def _claim_options(self, seat: int, tile: int, discarder: int) -> list[Action]:
         acts: list[Action] = []
-        if tile not in self.missed[seat] and self._may_win(seat) and self._can_win_on(seat, tile):
+        may_win = not self._declaring or self.declared[seat]  # 敲: only a declared seat wins
+        if may_win and tile not in self.missed[seat] and self._can_win_on(seat, tile):
             acts.append(Action.of("win", seat, tile))
-        if self.declared[seat]:  # 敲: no chow, pong or kong once declared
+        if self._declaring and self.declared[seat]:  # 敲: no chow, pong or kong once declared
             return acts + [Action.of("pass", seat)] if acts else acts
         n = self.counts[seat][tile]
         if n >= 2:
@@ -850,6 +853,7 @@ class GameState:
             gengfeng=self._gengfeng_paid,
             gengfeng_next=self.gengfeng + (self._gengfeng_paid > 0),
             settlements=settlements,
+            contexts=tuple(ctx for ctx, _ in pairs),
         )
 
     # ------------------------------------------------------------------ helpers for callers

@@ -48,11 +48,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "already_reversed": ("这条罚分已经冲正", "That penalty has already been reversed."),
     "unbalanced": ("账目不平", "The entries do not sum to zero."),
     "table_closed": ("牌桌已关闭", "This table is closed."),
+    # Players' table choices and room settings (issue 14).
+    "preset_not_allowed": ("本房间没有这个玩法", "This room does not offer that preset."),
+    "option_not_allowed": ("本房间不能设定这个选项", "This room does not let tables set that option."),
+    "bad_options": ("选项不合规则", "Those options are not valid."),
+    "bad_timer": ("时间超出本房间的范围", "That timer is outside this room's limits."),
+    "settings_locked": ("牌局开始后设定不能再改", "The table's settings are fixed once a match has started."),
+    "no_such_invite": ("邀请码无效", "No table has that invite code."),
+    "bad_room_settings": ("房间设定不对", "Those room settings are not valid."),
 }
 
 
 class ServiceError(Exception):
     """A refused request: nothing was changed. `code` is stable; `message` is for people."""
+
+    field: str | None = None  # the input a refusal concerns, when it names one (a form shows it there)
 
     def __init__(self, code: str, message: str | None = None) -> None:
         self.code = code

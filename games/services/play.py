@@ -32,6 +32,7 @@ from .presence import expire_grace, grace_deadlines, mark_away_seats
 from .readiness import clear_check, expire_ready_checks, press_start
 from .settlement import after_hand
 from .stakes import require_agreed
+from .table_settings import table_rules, table_timers
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +43,8 @@ MAX_CLOCK_STEPS = 400  # bot moves one tick may play when the think delay is 0 (
 # --- reading -------------------------------------------------------------------------------------
 
 
-def rules_for(room) -> Rules:
-    return Rules.from_json({"preset": room.preset, **(room.rules_options or {})})
+def rules_for(table: Table) -> Rules:
+    return table_rules(table)
 
 
 def load_state(table: Table) -> GameState | None:
@@ -87,8 +88,8 @@ def _mark_changed(table: Table, state: GameState, now: datetime, previous_phase:
     if state.phase == "ended":
         table.turn_deadline = None
     elif previous_phase != state.phase or state.phase == "turn" or table.turn_deadline is None:
-        room = table.room
-        seconds = room.discard_timeout if state.phase == "turn" else room.claim_timeout
+        discard, claim = table_timers(table)
+        seconds = discard if state.phase == "turn" else claim
         table.turn_deadline = now + timedelta(seconds=seconds)
     _reschedule(table, state)
 
@@ -176,7 +177,7 @@ def _save_hand_state(table: Table, state: GameState, *, lobby: bool = False) -> 
 
 
 def _deal(table: Table, match_id: int, number: int, now: datetime) -> GameState:
-    rules = rules_for(table.room)
+    rules = rules_for(table)
     stake = table.stake or DEFAULT_STAKE
     state = GameState.new(rules=rules, dealer=table.dealer, huangfan=table.huangfan, stake=stake)
     table.hand = Hand.objects.create(
@@ -331,9 +332,17 @@ def clock_tick(*, now: datetime | None = None, limit: int = 100) -> int:
 
 
 def _bot_move(level: str, state: GameState, seat: int) -> EngineAction:
+    if state.phase == "swap":  # 换牌: the bots do not choose burials (engine README); they skip
+        return state.timeout_action(seat)
+    legal = state.legal_actions(seat)
+    if state.declared[seat]:  # 敲: the bots do not know it; a declared seat wins if it can, else discards
+        return next((a for a in legal if a.kind in ("win", "self_win")), state.timeout_action(seat))
     try:
         move = get_bot(level or "easy").choose(state, seat)
-        if move in state.legal_actions(seat):
+        declare = EngineAction("declare", seat, move.tile)
+        if move.kind == "discard" and declare in legal:  # 敲: declare whenever the discard allows it
+            return declare
+        if move in legal:
             return move
         log.warning("bot %s chose an illegal move %s; timing out instead", level, move)
     except Exception:  # a broken bot must not stop the table

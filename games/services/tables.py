@@ -28,8 +28,10 @@ def _bump(table: Table, *fields: str) -> None:
     on_commit_table_changed(table.pk, table.version, lobby=True)
 
 
-def table_create(*, room_id: int, user) -> Table:
-    """A new waiting table in the room with its creator in seat 0 (the owner)."""
+def table_create(*, room_id: int, user, settings: dict | None = None) -> Table:
+    """A new waiting table in the room with its creator in seat 0 (the owner).
+
+    `settings`: Table fields already checked against the room (`table_settings.table_open`)."""
     require_user(user)
     with transaction.atomic():
         room = Room.objects.filter(pk=room_id).first()
@@ -39,9 +41,13 @@ def table_create(*, room_id: int, user) -> Table:
             raise ServiceError("room_closed")
         if is_banned(user):
             raise ServiceError("banned")
-        table = Table.objects.create(room=room, owner=user, version=1)
+        table = Table.objects.create(room=room, owner=user, version=1, **(settings or {}))
+        agreed = table.stake is not None  # the creator chose the stake
         Seat.objects.bulk_create(
-            [Seat(table=table, index=i, user=user if i == 0 else None) for i in range(4)]
+            [
+                Seat(table=table, index=i, user=user if i == 0 else None, stake_accepted=agreed and i == 0)
+                for i in range(4)
+            ]
         )
         on_commit_table_changed(table.pk, table.version, lobby=True)
     return table

@@ -52,7 +52,8 @@ def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) ->
 
 
 @pytest.fixture(scope="session")
-def server_url(tmp_path_factory):
+def server_env(tmp_path_factory) -> dict[str, str]:
+    """The environment of the test server: its database, settings and limits."""
     workdir = tmp_path_factory.mktemp("e2e")
     env = {
         **os.environ,
@@ -67,6 +68,32 @@ def server_url(tmp_path_factory):
         "TABLE_SOCKET_RATE": "1000000",
     }
     env.pop("REDIS_URL", None)
+    env["E2E_WORKDIR"] = str(workdir)
+    return env
+
+
+@pytest.fixture(scope="session")
+def manage(server_env):
+    """Run a manage.py command against the test server's database (to set up data a test needs)."""
+
+    def run(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=REPO,
+            env=server_env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        return done.stdout
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def server_url(server_env):
+    env = server_env
+    workdir = Path(env["E2E_WORKDIR"])
     python = sys.executable
     for args in (["migrate", "--noinput"], ["ensure_demo"], ["shell", "-c", ROOM_SETUP]):
         subprocess.run([python, "manage.py", *args], cwd=REPO, env=env, check=True, capture_output=True)

@@ -242,3 +242,23 @@ def test_garden_match_ends_at_the_sixteenth_change_of_dealer():
 def test_garden_refuses_what_cannot_be(bad):
     with pytest.raises(GardenError):
         bad()
+
+
+def test_qingyise_9_bao_in_a_played_hand():
+    """Seat 1 pongs 1p, 5p and 9p (nine tiles of one suit down), then seat 2 deals in its 7p."""
+    hands = ["2346789m1p234678s", "11p55p99p7788p123z", "115599m115599s4z", "15m3377s5566774z"]
+    bao = Rules(qingyise_9_bao=True)
+    uncapped = Rules(qingyise_9_bao=True, hand_loss_cap_lezi=None)
+    for rules, paid in ((uncapped, 60), (bao, 50), (Rules(), 20)):  # 3 shares of 20; the loss cap is 50
+        state = GameState.from_setup(hands=hands, wall="5p9p7p2m", rules=rules)
+        for text in ["0:discard:1p", "1:pong:1p", "1:discard:1z", "2:discard:5p", "1:pong:5p", "1:discard:2z",
+                     "2:discard:9p", "1:pong:9p", "1:discard:3z", "2:discard:7p", "1:win:7p"]:  # fmt: skip
+            for seat in state.pending_seats():  # anyone else offered a claim passes
+                if seat != a(text).seat and state.phase == "claims":
+                    state.apply(a(f"{seat}:pass"))
+            state.apply(a(text))
+        (win,) = state.result.winners
+        assert (win.seat, win.pattern, win.value) == (1, "qingpeng", 20)
+        assert list(state.result.payments) == [0, paid, -paid, 0]
+        reason = state.result.settlements[0].reason
+        assert reason == ("qingyise_9_bao" if rules.qingyise_9_bao else "discard")

@@ -218,7 +218,6 @@ def room_form(room, **changes) -> dict:
     data = {
         "name": room.name,
         "preset": room.preset,
-        "rules_options": "{}",
         "discard_timeout": room.discard_timeout,
         "claim_timeout": room.claim_timeout,
         "bot_delay": str(room.bot_delay),
@@ -227,6 +226,11 @@ def room_form(room, **changes) -> dict:
         "ready_timeout": room.ready_timeout,
         "grace_period": room.grace_period,
         "is_open": "on",
+        "allowed_presets": ["standard", "lazi", "home"],
+        "allowed_options": ["menqing", "declare_ready"],
+        "timer_min": 5,
+        "timer_max": 120,
+        "opt_hand_loss_cap_lezi": 5,
     }
     data.update(changes)
     return {k: v for k, v in data.items() if v is not None}
@@ -252,9 +256,10 @@ def test_bad_stakes_are_refused(staff_client, room, stakes):
 @pytest.mark.parametrize(
     ("changes", "field"),
     [
-        ({"rules_options": '{"no_such_option": 1}'}, "rules_options"),
-        ({"rules_options": '{"menqing": "triple"}'}, "rules_options"),
-        ({"rules_options": "[1]"}, "rules_options"),
+        ({"opt_menqing": "triple"}, "opt_menqing"),
+        ({"opt_garden": "-3"}, "opt_garden"),
+        ({"allowed_presets": []}, "allowed_presets"),
+        ({"timer_min": 30, "timer_max": 10}, "timer_max"),
         ({"bot_level": "grandmaster"}, "bot_level"),
     ],
 )
@@ -267,9 +272,7 @@ def test_bad_house_options_and_bot_levels_are_refused(staff_client, room, change
 
 
 def test_good_house_options_are_saved(staff_client, room):
-    response = staff_client.post(
-        f"/admin/games/room/{room.pk}/change/", room_form(room, rules_options='{"menqing": "lezi"}')
-    )
+    response = staff_client.post(f"/admin/games/room/{room.pk}/change/", room_form(room, opt_menqing="lezi"))
     assert response.status_code == 302
     room.refresh_from_db()
     assert room.rules_options == {"menqing": "lezi"}

@@ -214,7 +214,7 @@ def _seeded_table(room: dict | None, found) -> tuple[dict, object, object, list]
     info = seeded["tables"][0]
     table = Table.objects.select_related("room").get(pk=info["table_id"])
     dealer = 0
-    seed, prefix, answer = _simple_play(play.rules_for(table.room), dealer, found)
+    seed, prefix, answer = _simple_play(play.rules_for(table), dealer, found)
     users = [get_user_model().objects.get(pk=pk) for pk in info["user_ids"]]
     original_new = engine.GameState.new
 

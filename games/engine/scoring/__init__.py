@@ -1,6 +1,7 @@
 """Scoring: `WinContext` -> `WinScore` per preset, and settlement of a hand into payments.
 
-One shared core (`core.py`) and one small module per preset (`standard.py`). The turn machine calls
+One shared core (`core.py`) and one small module per preset (`standard.py`, `lazi.py`, `home.py`), each
+scoring through its `workings` (`workings.py`: the 花 lines and every step to the value). The turn machine calls
 `is_legal_win` on every discard and `winning_tiles` for 听牌 hints and the 承包 "ready" test.
 """
 
@@ -25,24 +26,31 @@ from .core import (
     settle,
     shares_for,
 )
+from .workings import Line, LineKind, Step, StepKind, Workings
 
 __all__ = [
     "FEATURES",
     "PATTERNS",
+    "Line",
+    "LineKind",
+    "Step",
+    "StepKind",
     "WIN_KINDS",
     "ScoringError",
     "Settlement",
     "WinContext",
     "WinScore",
+    "Workings",
     "explain",
     "is_legal_win",
     "score_win",
     "settle",
     "shares_for",
     "winning_tiles",
+    "workings",
 ]
 
-_SCORERS = {"standard": standard.score, "lazi": lazi.score, "home": home.score}
+_SCORERS = {"standard": standard.workings, "lazi": lazi.workings, "home": home.workings}
 
 
 def _require_preset(rules: Rules) -> None:
@@ -52,6 +60,11 @@ def _require_preset(rules: Rules) -> None:
 
 def score_win(ctx: WinContext, rules: Rules) -> WinScore:
     """Score one win; a hand that is not complete or does not qualify gets legal=False, pattern None."""
+    return workings(ctx, rules).score
+
+
+def workings(ctx: WinContext, rules: Rules) -> Workings:
+    """Score one win and keep how: the 花 (or `home` M) lines and each step to the value."""
     _require_preset(rules)
     return _SCORERS[rules.preset](ctx, rules)
 

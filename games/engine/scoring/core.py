@@ -14,7 +14,18 @@ from typing import Any
 from ..hand import is_standard_complete, splits
 from ..melds import Meld
 from ..rules import Rules
-from ..tiles import FLOWER_BASE, N_CODES, N_KINDS, code_to_str, is_dragon, is_honour, is_wind, to_counts
+from ..tiles import (
+    FLOWER_BASE,
+    N_CODES,
+    N_KINDS,
+    code_to_str,
+    format_tiles,
+    is_dragon,
+    is_honour,
+    is_wind,
+    parse_tiles,
+    to_counts,
+)
 
 WIN_KINDS = ("discard", "self_draw", "rob_kong", "kong_replacement", "flower_replacement", "eight_flowers")
 SELF_DRAWN = frozenset({"self_draw", "kong_replacement", "flower_replacement", "eight_flowers"})
@@ -104,6 +115,57 @@ class WinContext:
         if len(self.ready) != 4 or any(type(r) is not bool for r in self.ready):
             raise ScoringError("ready must be 4 booleans")
 
+    def to_json(self) -> dict[str, Any]:
+        """Tiles in notation; `from_json` reads it back (a stored hand keeps what its wins were)."""
+        return {
+            "winner": self.winner,
+            "win": self.win,
+            "concealed": format_tiles(self.concealed),
+            "winning_tile": None if self.winning_tile is None else code_to_str(self.winning_tile),
+            "melds": [m.to_json() for m in self.melds],
+            "flowers": format_tiles(self.flowers),
+            "from_seat": self.from_seat,
+            "dealer": self.dealer,
+            "dice": list(self.dice),
+            "huangfan": self.huangfan,
+            "stake": self.stake,
+            "feeds": [list(row) for row in self.feeds],
+            "ready": list(self.ready),
+            "last_tile": self.last_tile,
+            "first_go_round": self.first_go_round,
+        }
+
+    @classmethod
+    def from_json(cls, d: Any) -> WinContext:
+        """Inverse of `to_json`; anything malformed raises `ScoringError`."""
+        if not isinstance(d, dict) or set(d) != _CONTEXT_KEYS:
+            raise ScoringError(f"a win context needs exactly the keys {', '.join(sorted(_CONTEXT_KEYS))}")
+        if type(d["last_tile"]) is not bool or type(d["first_go_round"]) is not bool:
+            raise ScoringError("last_tile and first_go_round must be true or false")
+        try:
+            tile = d["winning_tile"]
+            return cls(
+                winner=d["winner"],
+                win=d["win"],
+                concealed=tuple(parse_tiles(d["concealed"])),
+                winning_tile=None if tile is None else parse_tiles(tile)[0],
+                melds=tuple(Meld.from_json(m) for m in d["melds"]),
+                flowers=tuple(parse_tiles(d["flowers"])),
+                from_seat=d["from_seat"],
+                dealer=d["dealer"],
+                dice=tuple(d["dice"]),
+                huangfan=d["huangfan"],
+                stake=d["stake"],
+                feeds=tuple(tuple(row) for row in d["feeds"]),
+                ready=tuple(d["ready"]),
+                last_tile=d["last_tile"],
+                first_go_round=d["first_go_round"],
+            )
+        except ScoringError:
+            raise
+        except (ValueError, TypeError, IndexError, AttributeError) as exc:  # notation, meld or shape errors
+            raise ScoringError(f"a win context cannot be read: {exc}") from exc
+
     def all_tiles(self) -> list[int]:
         """Concealed tiles, winning tile and meld tiles (no flowers)."""
         tiles = list(self.concealed)
@@ -119,6 +181,9 @@ class WinContext:
         if self.winning_tile is not None:
             tiles.append(self.winning_tile)
         return to_counts(tiles)
+
+
+_CONTEXT_KEYS = frozenset(WinContext.__dataclass_fields__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,23 +213,39 @@ class WinScore:
 # --- hand analysis shared by the presets ---------------------------------------------------------
 
 
+FLOWER_HUA = 1  # each flower tile
+
+
+def meld_hua(meld: Meld) -> int:
+    """The 花 of one declared meld (§6): honour pongs and kongs, suit kongs; chows and suit pongs none."""
+    if meld.kind == "chow":
+        return 0
+    tile = meld.tiles[0]
+    concealed = meld.kind == "kong_concealed"
+    if is_dragon(tile):
+        return (4 if concealed else 3) if meld.is_kong else 2
+    if is_wind(tile):
+        return (3 if concealed else 2) if meld.is_kong else 1
+    if meld.is_kong:
+        return 2 if concealed else 1
+    return 0
+
+
+def triplet_hua(tile: int) -> int:
+    """The 花 of an honour triplet held in the hand (it counts as a pong); suit triplets score none."""
+    if not is_honour(tile):
+        return 0
+    return 2 if is_dragon(tile) else 1
+
+
 def hua_of(counts: Sequence[int], melds: Sequence[Meld], flowers: Sequence[int]) -> int:
     """The 花 count of §6: flowers, kongs, and honour pongs (a concealed triplet counts as a pong)."""
-    hua = len(flowers)
+    hua = FLOWER_HUA * len(flowers)
     for meld in melds:
-        tile = meld.tiles[0]
-        if meld.kind == "chow":
-            continue
-        concealed = meld.kind == "kong_concealed"
-        if is_dragon(tile):
-            hua += (4 if concealed else 3) if meld.is_kong else 2
-        elif is_wind(tile):
-            hua += (3 if concealed else 2) if meld.is_kong else 1
-        elif meld.is_kong:
-            hua += 2 if concealed else 1
+        hua += meld_hua(meld)
     for tile in range(27, N_KINDS):
         if counts[tile] >= 3:
-            hua += 2 if is_dragon(tile) else 1
+            hua += triplet_hua(tile)
     return hua
 
 
@@ -221,6 +302,13 @@ def flower_tile_basics(ctx: WinContext) -> tuple[list[int], int, list[str]]:
     if ctx.win == "eight_flowers":
         return counts, hua, ["bahua"] if len(ctx.flowers) == 8 else []
     return counts, hua, candidate_patterns(counts, ctx.melds)
+
+
+def refusal(ctx: WinContext, counts: Sequence[int]) -> str:
+    """Why a `standard` / `lazi` win is refused (see `workings.Workings.refused`)."""
+    if ctx.win == "eight_flowers":
+        return "eight_flowers"
+    return "plain" if is_standard_complete(counts) else "incomplete"
 
 
 def _pengpeng_possible(counts: Sequence[int]) -> bool:

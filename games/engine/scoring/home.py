@@ -12,6 +12,7 @@ from ..rules import Rules
 from ..tiles import N_KINDS, WINDS, is_dragon, is_honour, is_wind
 from .core import PATTERNS, ScoringError, WinContext, WinScore, colour, pattern_of
 from .features import DADIAOCHE, GANGKAI, MENQING, QIANGGANG, features_of
+from .workings import Line, LineKind, Step, StepKind, Workings
 
 PAYMENT_CAP = 20
 # §5 for `home`: on a tie between readings the pattern lower in this order is named — the plain hand
@@ -39,66 +40,98 @@ def is_legal(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
     return bool(splits(counts)) or is_qidui(counts, melds) or all_honours(counts, melds)
 
 
-def _readings(counts: Sequence[int], melds: Sequence[Meld]) -> list[tuple[str, int, bool]]:
-    """(kind, multiplier from the shape, whether concealed wind triplets count as pongs)."""
+def _readings(counts: Sequence[int], melds: Sequence[Meld]) -> list[tuple[str, bool]]:
+    """(kind: "pengpeng" | "sets" | "qidui" | "honours", whether concealed wind triplets count as pongs)."""
     melds_pong = all(m.kind != "chow" for m in melds)
     out = []
     for sets, _ in splits(counts):
         pengpeng = melds_pong and all(kind == "pong" for kind, _ in sets)
-        out.append(("pengpeng" if pengpeng else "sets", 2 if pengpeng else 1, True))
+        out.append(("pengpeng" if pengpeng else "sets", True))
     if is_qidui(counts, melds):
-        out.append(("qidui", 4, False))
+        out.append(("qidui", False))
     if not out and all_honours(counts, melds) and sum(counts) % 3 == 2:
-        out.append(("honours", 1, True))
+        out.append(("honours", True))
     return out
 
 
-def _m_value(ctx: WinContext, counts: Sequence[int], triplets: bool) -> int:
-    m = len(ctx.flowers) or NO_FLOWERS
+def _m_lines(ctx: WinContext, counts: Sequence[int], triplets: bool) -> list[Line]:
+    """M of §9 line by line: flowers (10 when none), wind pongs and kongs, kongs, and (when the
+    reading has sets) wind triplets held in the hand."""
+    if ctx.flowers:
+        lines = [Line(LineKind.FLOWER, (t,), 1) for t in ctx.flowers]
+    else:
+        lines = [Line(LineKind.NO_FLOWERS, (), NO_FLOWERS)]
     for meld in ctx.melds:
         if meld.kind != "chow" and is_wind(meld.tiles[0]):
-            m += 1
+            lines.append(Line(LineKind.MELD, meld.tiles, 1, meld.kind))
         if meld.is_kong:
-            m += 1
+            lines.append(Line(LineKind.KONG, meld.tiles, 1, meld.kind))
     if triplets:
-        m += sum(1 for t in _KINDS if counts[t] >= 3)
-    return m
+        lines += [Line(LineKind.CONCEALED_PONG, (t,) * 3, 1) for t in _KINDS if counts[t] >= 3]
+    return lines
 
 
 # §9: each doubles N; 八花齐 carries none.
 FEATURES = (MENQING, GANGKAI, DADIAOCHE, QIANGGANG)
 
 
-def score(ctx: WinContext, rules: Rules) -> WinScore:
+def _n_factors(features: tuple[str, ...], kind: str, n_suits: int, winds: bool) -> list[tuple[str, int]]:
+    """The factors of N (§9): each feature ×2, 碰碰胡 ×2 or 七对子 ×4, 清一色 ×4 or 混一色 ×2."""
+    factors = [(f, 2) for f in features]
+    if kind == "pengpeng":
+        factors.append(("pengpeng", 2))
+    elif kind == "qidui":
+        factors.append(("qidui", 4))
+    if n_suits == 1:
+        factors.append(("hunyise", 2) if winds else ("qingyise", 4))
+    return factors
+
+
+def _reading(ctx, counts, features, kind, triplets, n_suits, winds) -> tuple[list[Line], list[Step]]:
+    """One reading's M lines and its steps to the payment."""
+    if kind == "bahua":  # §9: 八花齐 pays the cap from each of the three
+        return _m_lines(ctx, counts, triplets), [Step(StepKind.FIXED, ("bahua",), PAYMENT_CAP)]
+    lines = _m_lines(ctx, counts, triplets)
+    m = sum(line.amount for line in lines)
+    n = 1
+    steps = []
+    for name, factor in _n_factors(features, kind, n_suits, winds):
+        n *= factor
+        steps.append(Step(StepKind.TIMES, (name,), n, None, factor))
+    steps.append(Step(StepKind.PAY, (), min(m * n + 1, PAYMENT_CAP), PAYMENT_CAP, n))
+    return lines, steps
+
+
+def workings(ctx: WinContext, rules: Rules) -> Workings:
     if any(is_dragon(t) for t in ctx.all_tiles()):
         raise ScoringError("in the home preset the dragons are flowers, never part of the hand")
     counts = ctx.concealed_counts()
     hua = len(ctx.flowers)
     features = features_of(ctx, rules, FEATURES)
-    n_features = 2 ** len(features)
     if ctx.win == "eight_flowers":
         real = sum(1 for t in ctx.flowers if not is_dragon(t))
-        readings = [("bahua", 1, True)] if real == 8 else []
+        readings = [("bahua", True)] if real == 8 else []
     else:
         readings = _readings(counts, ctx.melds)
     if not readings:
-        return WinScore(ctx.winner, ctx.win, ctx.from_seat, False, None, (), hua, 0)
+        score = WinScore(ctx.winner, ctx.win, ctx.from_seat, False, None, (), hua, 0)
+        refused = "eight_flowers" if ctx.win == "eight_flowers" else "incomplete"
+        return Workings(score, tuple(_m_lines(ctx, counts, True)), (), refused)
     n_suits, winds = colour(counts, ctx.melds)
-    colour_n = (4 if not winds else 2) if n_suits == 1 else 1
     best = None
-    for kind, shape_n, triplets in readings:
-        n = n_features * shape_n * colour_n
-        # §9: 八花齐 pays the cap from each of the three
-        value = PAYMENT_CAP if kind == "bahua" else min(_m_value(ctx, counts, triplets) * n + 1, PAYMENT_CAP)
+    for kind, triplets in readings:
+        lines, steps = _reading(ctx, counts, features, kind, triplets, n_suits, winds)
         if kind in ("qidui", "bahua"):
             pattern = kind
         else:
             pattern = pattern_of(n_suits, winds, kind == "pengpeng") or "pinghu"
-        key = (value, RANK.index(pattern))
+        key = (steps[-1].value, RANK.index(pattern))
         if best is None or key > best[0]:
-            best = (key, pattern)
-    (value, _), pattern = best
-    return WinScore(ctx.winner, ctx.win, ctx.from_seat, True, pattern, features, hua, value * ctx.stake)
+            best = (key, pattern, lines, steps)
+    (value, _), pattern, lines, steps = best
+    steps.append(Step(StepKind.STAKE, (), value * ctx.stake, None, ctx.stake))
+    score = WinScore(ctx.winner, ctx.win, ctx.from_seat, True, pattern, features, hua, value * ctx.stake)
+    return Workings(score, tuple(lines), tuple(steps))
 
 
 def is_gengfeng(first_discards: Sequence[int]) -> bool:

@@ -6,8 +6,9 @@ The room's `Rules.base` / `Rules.lezi` belong to `standard`; this preset's 底�
 from __future__ import annotations
 
 from ..rules import Rules
-from .core import PATTERNS, WinContext, WinScore, dadiaoche, flower_tile_basics
+from .core import PATTERNS, WinContext, WinScore, dadiaoche, flower_tile_basics, refusal
 from .features import DADIAOCHE, GANGKAI, MENQING, QIANGGANG, Feature, features_of
+from .workings import Step, StepKind, Workings, hua_lines
 
 BASE = 3
 LA = 20
@@ -59,23 +60,41 @@ def _special_hands(ctx: WinContext) -> list[str]:
     return out
 
 
-def score(ctx: WinContext, rules: Rules) -> WinScore:
+def _open_steps(hua: int, features: tuple[str, ...]) -> list[Step]:
+    """混一色 / 碰碰胡: (3 + 花), doubled per 番 (杠开, 门清), capped at 1 喇."""
+    value = BASE + hua
+    steps = [Step(StepKind.BASE_HUA, (), value, None, BASE)]
+    for feature in ("gangkai", "menqing"):
+        if feature in features:
+            value *= 2
+            steps.append(Step(StepKind.DOUBLE, (feature,), value))
+    steps.append(Step(StepKind.CAP, (), min(value, LA), None, LA))
+    return steps
+
+
+def workings(ctx: WinContext, rules: Rules) -> Workings:
     counts, hua, candidates = flower_tile_basics(ctx)
+    lines = hua_lines(counts, ctx.melds, ctx.flowers)
     if candidates and ctx.win != "eight_flowers":
         candidates += _special_hands(ctx)
     if not candidates:
-        return WinScore(ctx.winner, ctx.win, ctx.from_seat, False, None, (), hua, 0)
+        score = WinScore(ctx.winner, ctx.win, ctx.from_seat, False, None, (), hua, 0)
+        return Workings(score, lines, (), refusal(ctx, counts))
     features = features_of(ctx, rules, FEATURES)
-    fan = ("gangkai" in features) + ("menqing" in features)
     best = None
     for pattern in candidates:
         if pattern in FIXED:
-            value, rank = FIXED[pattern] * LA, len(_FIXED_ORDER) - _FIXED_ORDER.index(pattern)
+            steps = [Step(StepKind.FIXED, (pattern,), FIXED[pattern] * LA, None, FIXED[pattern])]
+            rank = len(_FIXED_ORDER) - _FIXED_ORDER.index(pattern)
         else:
-            value, rank = min((BASE + hua) * 2**fan, LA), -PATTERNS.index(pattern)
-        if best is None or (value, rank) > best[0]:
-            best = ((value, rank), pattern)
-    (value, _), pattern = best
+            steps, rank = _open_steps(hua, features), -PATTERNS.index(pattern)
+        if best is None or (steps[-1].value, rank) > best[0]:
+            best = ((steps[-1].value, rank), pattern, steps)
+    (value, _), pattern, steps = best
     if "huangfan" in features:
         value *= 2
-    return WinScore(ctx.winner, ctx.win, ctx.from_seat, True, pattern, features, hua, value * ctx.stake)
+        count = ctx.huangfan + dice_huangfan(ctx.dice)
+        steps.append(Step(StepKind.DOUBLE, ("huangfan",), value, None, count))
+    steps.append(Step(StepKind.STAKE, (), value * ctx.stake, None, ctx.stake))
+    score = WinScore(ctx.winner, ctx.win, ctx.from_seat, True, pattern, features, hua, value * ctx.stake)
+    return Workings(score, lines, tuple(steps))

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from ..rules import Rules
-from .core import PATTERNS, WinContext, WinScore, flower_tile_basics
+from .core import PATTERNS, WinContext, WinScore, flower_tile_basics, refusal
 from .features import DADIAOCHE, GANGKAI, HAIDI, HUANGFAN, KAIBAO, MENQING, QIANGGANG, features_of
+from .workings import Step, StepKind, Workings, hua_lines
+
+_HUA_PATTERNS = ("hunyise", "pengpeng")  # §7 step 1: P = B + f × 花; the other patterns are fixed
 
 
 def pattern_base(pattern: str, hua: int, rules: Rules) -> tuple[int, int]:
     """Pattern value P (points) and cap C (勒子) of §7 step 1."""
     lezi = rules.lezi
-    if pattern in ("hunyise", "pengpeng"):
+    if pattern in _HUA_PATTERNS:
         return rules.base + rules.flower_point * hua, 1
     if pattern in ("qingyise", "hunpeng"):
         return lezi, 1
@@ -25,40 +28,50 @@ def pattern_base(pattern: str, hua: int, rules: Rules) -> tuple[int, int]:
 FEATURES = (MENQING, GANGKAI, DADIAOCHE, QIANGGANG, HAIDI, KAIBAO, HUANGFAN)
 
 
-def share_value(pattern: str, features: tuple[str, ...], hua: int, rules: Rules) -> int:
-    """One share V in points before the stake (§7 steps 1-6, options of §11)."""
+def share_steps(pattern: str, features: tuple[str, ...], hua: int, rules: Rules) -> list[Step]:
+    """One share V in points before the stake (§7 steps 1-6, options of §11), step by step: the last
+    step's value is V."""
     lezi = rules.lezi
     p, c = pattern_base(pattern, hua, rules)
-    floors = {"dadiaoche"}
-    doubles = set()
-    for feature, option in (("gangkai", rules.gangkai), ("menqing", rules.menqing), ("haidi", rules.haidi)):
-        if option in ("floor", "lezi"):
-            floors.add(feature)
-        elif option == "double":
-            doubles.add(feature)
-    if floors & set(features):
+    kind = StepKind.BASE_HUA if pattern in _HUA_PATTERNS else StepKind.BASE
+    steps = [Step(kind, (pattern,), p, c, rules.base if kind == StepKind.BASE_HUA else None)]
+    options = {"gangkai": rules.gangkai, "menqing": rules.menqing, "haidi": rules.haidi}
+    floors = [f for f in features if f == "dadiaoche" or options.get(f) in ("floor", "lezi")]
+    if floors:
         p = max(p, lezi)
-    for _ in doubles & set(features):
-        p *= 2
-        c = max(c, 2)
+        steps.append(Step(StepKind.FLOOR, tuple(floors), p, c, lezi))
+    for feature in ("gangkai", "menqing", "haidi"):
+        if feature in features and options[feature] == "double":
+            p, c = p * 2, max(c, 2)
+            steps.append(Step(StepKind.DOUBLE, (feature,), p, c))
     for feature in ("kaibao", "huangfan"):
         if feature in features:
-            p *= 2
-            c *= 2
-    return min(p, c * lezi)
+            p, c = p * 2, c * 2
+            steps.append(Step(StepKind.DOUBLE_CAP, (feature,), p, c))
+    steps.append(Step(StepKind.CAP, (), min(p, c * lezi), c, c * lezi))
+    return steps
 
 
-def score(ctx: WinContext, rules: Rules) -> WinScore:
+def share_value(pattern: str, features: tuple[str, ...], hua: int, rules: Rules) -> int:
+    """One share V in points before the stake."""
+    return share_steps(pattern, features, hua, rules)[-1].value
+
+
+def workings(ctx: WinContext, rules: Rules) -> Workings:
     counts, hua, candidates = flower_tile_basics(ctx)
+    lines = hua_lines(counts, ctx.melds, ctx.flowers)
     if not candidates:
-        return WinScore(ctx.winner, ctx.win, ctx.from_seat, False, None, (), hua, 0)
+        score = WinScore(ctx.winner, ctx.win, ctx.from_seat, False, None, (), hua, 0)
+        return Workings(score, lines, (), refusal(ctx, counts))
+    features = features_of(ctx, rules, FEATURES)
     best = None
     for pattern in candidates:
-        features = features_of(ctx, rules, FEATURES)
-        value = share_value(pattern, features, hua, rules)
+        steps = share_steps(pattern, features, hua, rules)
         rank = PATTERNS.index(pattern) if pattern in PATTERNS else len(PATTERNS)
-        key = (value, rank)
+        key = (steps[-1].value, rank)
         if best is None or key > best[0]:
-            best = (key, pattern, features)
-    (value, _), pattern, features = best
-    return WinScore(ctx.winner, ctx.win, ctx.from_seat, True, pattern, features, hua, value * ctx.stake)
+            best = (key, pattern, steps)
+    (value, _), pattern, steps = best
+    steps.append(Step(StepKind.STAKE, (), value * ctx.stake, None, ctx.stake))
+    score = WinScore(ctx.winner, ctx.win, ctx.from_seat, True, pattern, features, hua, value * ctx.stake)
+    return Workings(score, lines, tuple(steps))

@@ -1,0 +1,93 @@
+"""Account state changes: creating an account with its profile, editing the profile, what follows a
+password change, and deleting an account. Views call these; nothing else writes a Profile."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import IntegrityError, transaction
+
+from .models import DELETED_NAME, Profile
+
+
+class AccountError(Exception):
+    """A refused account change; `str()` is the message shown to the person."""
+
+
+def create_account(
+    *, username: str, password: str, display_name: str = "", email: str = ""
+) -> AbstractBaseUser:
+    """A new user and their profile, together. Two sign-ups racing for one username: the second is
+    refused (AccountError), not a server error."""
+    try:
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(username=username, password=password, email=email)
+            Profile.objects.create(user=user, display_name=display_name.strip())
+    except IntegrityError:
+        raise AccountError("这个用户名已被使用 That username is taken.") from None
+    return user
+
+
+def profile_for(user) -> Profile:
+    """The user's profile; an unsaved blank one for users made elsewhere (admin, createsuperuser),
+    saved by `update_profile` the first time they change it."""
+    return Profile.objects.filter(user=user).first() or Profile(user=user)
+
+
+def update_profile(*, user, display_name: str, email: str) -> Profile:
+    with transaction.atomic():
+        profile, _ = Profile.objects.update_or_create(
+            user=user, defaults={"display_name": display_name.strip()}
+        )
+        if user.email != email:
+            user.email = email
+            user.save(update_fields=["email"])
+    return profile
+
+
+def password_changed(*, user) -> None:
+    """After a password change or reset (or a deletion): the user's open table sockets close, as the
+    sessions behind them no longer authenticate. The socket layer (`games.live`) provides the closing;
+    until it does, a socket lives until it reconnects and finds its session gone."""
+    try:
+        from games.live import close_user_sockets
+    except ImportError:
+        return
+    transaction.on_commit(lambda: close_user_sockets(user))
+
+
+def seated_table_id(user) -> int | None:
+    """The table where the user holds a seat (waiting or playing), if any."""
+    from games.models import Seat, Table
+
+    seat = (
+        Seat.objects.filter(user=user).exclude(table__status=Table.Status.FINISHED).only("table_id").first()
+    )
+    return seat.table_id if seat else None
+
+
+def delete_account(*, user, password: str) -> None:
+    """Delete an account while keeping the ledger and the history whole.
+
+    The user row stays (ledger entries, penalties and hand records point at it) but loses everything
+    personal: the name shown everywhere becomes 已注销, the username a placeholder, the e-mail goes,
+    the password becomes unusable and the account inactive, which ends every session of it (Django
+    checks both on each request). Refused without the right password, and while the user holds a
+    seat (they leave the table first: leaving during a hand is the table's business, with its penalty).
+    """
+    if not user.check_password(password):
+        raise AccountError("密码不对 The password is not right.")
+    with transaction.atomic():
+        user = get_user_model().objects.select_for_update().get(pk=user.pk)
+        table_id = seated_table_id(user)
+        if table_id is not None:
+            raise AccountError(
+                f"你还坐在 {table_id} 号桌，请先离开牌桌 You still hold a seat at table {table_id}: leave it first."
+            )
+        user.username = f"deleted-{user.pk}"
+        user.email = user.first_name = user.last_name = ""
+        user.is_active = user.is_staff = user.is_superuser = False
+        user.set_unusable_password()
+        user.save()
+        Profile.objects.update_or_create(user=user, defaults={"display_name": DELETED_NAME})
+    password_changed(user=user)

@@ -1,0 +1,132 @@
+"""Room settings, written by staff (the admin's room form calls `room_save`).
+
+A room sets its defaults (preset, house options, timers) and what players may choose for a table
+(allowed presets and options, stake list, timer limits). Every value is checked here, so a bad
+setting never reaches a deal.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+
+from games.engine.bots import levels as bot_levels
+from games.engine.rules import Rules
+from games.models import Room
+from games.table_options import PRESET_NAMES, TABLE_OPTION_KEYS
+
+from .errors import ServiceError
+from .moderation import room_close
+
+ROOM_FIELDS = (
+    "name",
+    "preset",
+    "rules_options",
+    "discard_timeout",
+    "claim_timeout",
+    "bot_delay",
+    "bot_level",
+    "stakes",
+    "ready_timeout",
+    "grace_period",
+    "is_open",
+    "allowed_presets",
+    "allowed_options",
+    "timer_min",
+    "timer_max",
+)
+
+
+class RoomSettingsError(ServiceError):
+    """A refused room setting; `field` names it (so a form can show the error beside it)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__("bad_room_settings", message)
+        self.field = field
+
+
+def _whole(value, field: str, *, low: int = 0) -> int:
+    if type(value) is not int or value < low:
+        raise RoomSettingsError(field, f"A whole number of at least {low}.")
+    return value
+
+
+def check_room_settings(values: dict[str, Any]) -> dict[str, Any]:
+    """The settings, checked and normalised; raises RoomSettingsError for the first bad one."""
+    missing = [name for name in ROOM_FIELDS if name not in values]
+    if missing:
+        raise RoomSettingsError(missing[0], "Required.")
+    out = {name: values[name] for name in ROOM_FIELDS}
+    if not isinstance(out["name"], str) or not out["name"].strip():
+        raise RoomSettingsError("name", "A name is required.")
+    if out["preset"] not in PRESET_NAMES:
+        raise RoomSettingsError("preset", f"One of: {', '.join(PRESET_NAMES)}.")
+    options = out["rules_options"]
+    if not isinstance(options, dict):
+        raise RoomSettingsError("rules_options", 'An object of house options, e.g. {"menqing": "lezi"}.')
+    try:
+        Rules.from_json({**options, "preset": out["preset"]})
+    except (ValueError, TypeError) as error:
+        raise RoomSettingsError("rules_options", f"Not valid for this preset: {error}") from None
+    stakes = out["stakes"]
+    if (
+        not isinstance(stakes, list)
+        or not stakes
+        or any(not isinstance(k, int) or isinstance(k, bool) or k <= 0 for k in stakes)
+    ):
+        raise RoomSettingsError("stakes", "A list of positive whole numbers, e.g. [1, 2, 5, 10].")
+    out["stakes"] = sorted(set(stakes))
+    if out["bot_level"] not in bot_levels():
+        raise RoomSettingsError("bot_level", f"One of: {', '.join(bot_levels())}.")
+    if not isinstance(out["bot_delay"], Decimal) or out["bot_delay"] < 0:
+        raise RoomSettingsError("bot_delay", "A number of seconds, 0 or more.")
+    for name in ("ready_timeout", "grace_period"):
+        _whole(out[name], name)
+    low = _whole(out["timer_min"], "timer_min", low=1)
+    high = _whole(out["timer_max"], "timer_max", low=1)
+    if low > high:
+        raise RoomSettingsError("timer_max", "The longest timer must not be shorter than the shortest.")
+    for name in ("discard_timeout", "claim_timeout"):
+        if not low <= _whole(out[name], name) <= high:
+            raise RoomSettingsError(name, f"Between the timer limits, {low} to {high} seconds.")
+    presets = out["allowed_presets"]
+    if not isinstance(presets, list) or not presets or any(p not in PRESET_NAMES for p in presets):
+        raise RoomSettingsError("allowed_presets", "Choose at least one preset.")
+    if out["preset"] not in presets:
+        raise RoomSettingsError("allowed_presets", "The room's own preset must be allowed.")
+    allowed = out["allowed_options"]
+    if not isinstance(allowed, list) or any(key not in TABLE_OPTION_KEYS for key in allowed):
+        raise RoomSettingsError("allowed_options", f"Options among: {', '.join(TABLE_OPTION_KEYS)}.")
+    out["allowed_presets"] = [p for p in PRESET_NAMES if p in presets]
+    out["allowed_options"] = [key for key in TABLE_OPTION_KEYS if key in allowed]
+    out["is_open"] = bool(out["is_open"])
+    out["name"] = out["name"].strip()
+    return out
+
+
+def room_save(*, room_id: int | None, values: dict[str, Any]) -> Room:
+    """Create (room_id None) or change a room. Closing an open room closes its tables after their
+    current hand (`room_close`)."""
+    cleaned = check_room_settings(values)
+    with transaction.atomic():
+        if room_id is None:
+            room = Room(**cleaned)
+            closing = False
+        else:
+            room = Room.objects.select_for_update().filter(pk=room_id).first()
+            if room is None:
+                raise ServiceError("no_such_room")
+            closing = room.is_open and not cleaned["is_open"]
+            for name, value in cleaned.items():
+                setattr(room, name, value)
+            if closing:
+                room.is_open = True  # room_close does the closing, tables included
+        if Room.objects.filter(name=room.name).exclude(pk=room.pk).exists():
+            raise RoomSettingsError("name", "A room with this name already exists.")
+        room.save()
+        if closing:
+            room_close(room_id=room.pk)
+            room.refresh_from_db()
+    return room

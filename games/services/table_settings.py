@@ -1,0 +1,172 @@
+"""A table's rules and timers: what its players chose, within what its room allows.
+
+`table_rules(table)` is the one place a table's `Rules` are computed (the room's house options, then
+the table's preset and options on top); `table_timers(table)` likewise for the timers. Every deal
+and replay goes through them. `clean_choices` checks a player's choices against the room;
+`table_change_settings` lets the owner change them until a match starts, never after.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from games.engine.rules import Rules
+from games.models import Room, Table
+from games.table_options import OPTIONS_BY_KEY, PRESET_NAMES
+
+from .errors import ServiceError
+from .locking import locked_table, require_user
+from .stakes import room_stakes
+from .tables import _bump, table_create
+
+# Invite codes: no 0/O, 1/I/L, so a code read aloud or copied by hand is not mistaken.
+INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+INVITE_LENGTH = 6
+
+
+@dataclass(frozen=True, slots=True)
+class TableChoices:
+    """What a player asks for when opening a table. None / absent means the room's setting."""
+
+    preset: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    discard_timeout: int | None = None
+    claim_timeout: int | None = None
+    private: bool = False
+    stake: int | None = None
+
+
+def room_rules(room: Room, preset: str | None = None, options: dict | None = None) -> Rules:
+    """The room's house options, then a table's preset and options on top (raises ValueError)."""
+    return Rules.from_json({**(room.rules_options or {}), "preset": preset or room.preset, **(options or {})})
+
+
+def table_rules(table: Table) -> Rules:
+    """The rules this table deals with: every deal, replay and rules display goes through here."""
+    return room_rules(table.room, table.preset, table.options)
+
+
+def table_timers(table: Table) -> tuple[int, int]:
+    """(seconds to discard, seconds to answer a claim) at this table."""
+    room = table.room
+    discard = table.discard_timeout if table.discard_timeout is not None else room.discard_timeout
+    claim = table.claim_timeout if table.claim_timeout is not None else room.claim_timeout
+    return discard, claim
+
+
+def _refuse(code: str, en: str, zh: str, field: str | None = None) -> ServiceError:
+    """A refusal with words for this case; `field`: the choice it concerns (a form shows it there)."""
+    error = ServiceError(code, en)
+    error.message_zh, error.field = zh, field
+    return error
+
+
+def _timer(room: Room, value, field: str, name_zh: str, name_en: str) -> int | None:
+    if value is None or value == "":
+        return None
+    if type(value) is not int:
+        raise _refuse(
+            "bad_timer", f"{name_en} must be a whole number of seconds.", f"{name_zh}必须是整数秒", field
+        )
+    if not room.timer_min <= value <= room.timer_max:
+        raise _refuse(
+            "bad_timer",
+            f"{name_en} must be between {room.timer_min} and {room.timer_max} seconds in this room.",
+            f"{name_zh}必须在{room.timer_min}到{room.timer_max}秒之间",
+            field,
+        )
+    return value
+
+
+def clean_choices(room: Room, choices: TableChoices) -> dict[str, Any]:
+    """The Table fields for these choices, or a ServiceError naming the first thing the room refuses."""
+    preset = choices.preset or room.preset
+    if preset not in PRESET_NAMES or preset not in (room.allowed_presets or []):
+        raise _refuse(
+            "preset_not_allowed", f"This room does not offer the preset {preset!r}.", "本房间没有这个玩法"
+        )
+    options = choices.options
+    if not isinstance(options, dict):
+        raise _refuse("bad_options", "Options must be a set of named choices.", "选项格式不对")
+    for key in options:
+        if key not in OPTIONS_BY_KEY:
+            raise _refuse("bad_options", f"There is no option {key!r}.", "没有这个选项")
+        if key not in (room.allowed_options or []):
+            option = OPTIONS_BY_KEY[key]
+            raise _refuse(
+                "option_not_allowed",
+                f"This room does not let tables set {option.en}.",
+                f"本房间不能设定{option.zh}",
+            )
+    try:
+        room_rules(room, preset, options)
+    except (ValueError, TypeError) as error:
+        raise _refuse("bad_options", f"Those options are not valid: {error}", "选项不合规则") from None
+    stake = choices.stake
+    if stake is not None and stake not in room_stakes(room):
+        raise ServiceError("bad_stake")
+    return {
+        "preset": preset,
+        "options": dict(options),
+        "discard_timeout": _timer(
+            room, choices.discard_timeout, "discard_timeout", "出牌时间", "The discard timer"
+        ),
+        "claim_timeout": _timer(room, choices.claim_timeout, "claim_timeout", "吃碰时间", "The claim timer"),
+        "private": bool(choices.private),
+        "stake": stake,
+    }
+
+
+def new_invite_code() -> str:
+    """A code no table holds yet (the unique column guards the rare race)."""
+    while True:
+        code = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+        if not Table.objects.filter(invite_code=code).exists():
+            return code
+
+
+def normalise_invite_code(code: str) -> str:
+    return (code or "").strip().upper()
+
+
+def table_open(*, room_id: int, user, choices: TableChoices) -> Table:
+    """A new table with the player's choices (checked against the room); a private one gets an
+    invite code. The creator sits in seat 0 and, when a stake was chosen, has accepted it."""
+    require_user(user)
+    with transaction.atomic():
+        room = Room.objects.filter(pk=room_id).first()
+        if room is None:
+            raise ServiceError("no_such_room")
+        fields = clean_choices(room, choices)
+        if fields["private"]:
+            fields["invite_code"] = new_invite_code()
+        return table_create(room_id=room_id, user=user, settings=fields)
+
+
+def table_change_settings(*, table_id: int, user, choices: TableChoices) -> Table:
+    """The owner changes the table's choices while it waits for its first match; never after."""
+    require_user(user)
+    with transaction.atomic():
+        table = locked_table(table_id)
+        if table.owner_id != user.pk:
+            raise _refuse("not_owner", "Only the table's owner changes its settings.", "只有桌主可以修改设定")
+        if table.status != Table.Status.WAITING or table.matches.exists():
+            raise _refuse(
+                "settings_locked",
+                "The table's settings are fixed once a match has started.",
+                "牌局开始后设定不能再改",
+            )
+        fields = clean_choices(table.room, choices)
+        if fields.pop("stake") not in (None, table.stake):
+            raise ServiceError("stake_already_set" if table.stake is not None else "bad_stake")
+        for name, value in fields.items():
+            setattr(table, name, value)
+        if table.private and not table.invite_code:
+            table.invite_code = new_invite_code()
+            fields["invite_code"] = table.invite_code
+        _bump(table, *fields)
+    return table
