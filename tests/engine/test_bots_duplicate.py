@@ -112,7 +112,7 @@ def test_personal_walls_lend_from_the_next_seat_once_a_seat_is_used_up():
     assert sorted(walls.live() + got + [4 * PERSONAL - 1, 4 * PERSONAL - 2]) == list(range(4 * PERSONAL))
 
 
-def test_a_deal_is_deterministic_per_seed_and_replays_from_json():
+def test_a_deal_is_deterministic_per_seed_and_replays():
     bots = [get_bot("normal") for _ in range(4)]
     a = DuplicateState.new(seed=seed_of(7))
     b = DuplicateState.new(seed=seed_of(7))
@@ -120,7 +120,7 @@ def test_a_deal_is_deterministic_per_seed_and_replays_from_json():
     play(b, bots)
     assert [str(x) for x in a.actions] == [str(x) for x in b.actions]
     assert a.result.payments == b.result.payments
-    again = DuplicateState.from_json(a.to_json())
+    again = DuplicateState.replay(a.seed, actions=a.actions)
     assert again.result.payments == a.result.payments
     assert again.census() == FULL_CENSUS
     c = DuplicateState.new(seed=seed_of(8))
