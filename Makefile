@@ -4,15 +4,27 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test test-unit test-e2e lint bench clean
+# The compiled message catalogues (.mo) are built, not committed: each is rebuilt when its .po changes.
+MO := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 
-setup: $(STAMP)
+.PHONY: setup run test test-unit test-e2e lint bench clean messages
+
+setup: $(STAMP) $(MO)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+$(MO): %.mo: %.po $(STAMP)
+	$(BIN)/python manage.py compilemessages -i $(VENV) -i node_modules >/dev/null
+	touch $@
+
+# After adding or changing a translatable string: refresh the catalogues, fill in the new msgstrs
+# (README: "Two languages"), then `make setup` compiles them.
+messages: setup
+	$(BIN)/python manage.py makemessages -l en -i $(VENV) -i node_modules -i staticfiles --no-location
 
 run: setup
 	$(BIN)/python manage.py migrate --noinput

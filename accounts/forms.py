@@ -1,5 +1,6 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from .models import DELETED_NAME, Profile
 
@@ -7,16 +8,16 @@ from .models import DELETED_NAME, Profile
 def _clean_display_name(value: str) -> str:
     value = value.strip()
     if value == DELETED_NAME:
-        raise forms.ValidationError("这个昵称留给已注销的账户 This name is kept for deleted accounts.")
+        raise forms.ValidationError(_("这个昵称留给已注销的账户。"))
     return value
 
 
-EMAIL_HELP = "可不填；忘记密码时用来重设 Optional: where a password reset link is sent if you forget it."
+EMAIL_HELP = _("可不填；忘记密码时用来寄重设链接。")
 
 
 class SignUpForm(UserCreationForm):
-    display_name = forms.CharField(label="昵称 Display name", max_length=24, required=False)
-    email = forms.EmailField(label="邮箱 E-mail", required=False, help_text=EMAIL_HELP)
+    display_name = forms.CharField(label=_("昵称"), max_length=24, required=False)
+    email = forms.EmailField(label=_("邮箱"), required=False, help_text=EMAIL_HELP)
 
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
@@ -26,7 +27,7 @@ class SignUpForm(UserCreationForm):
 
 
 class ProfileForm(forms.ModelForm):
-    email = forms.EmailField(label="邮箱 E-mail", required=False, help_text=EMAIL_HELP)
+    email = forms.EmailField(label=_("邮箱"), required=False, help_text=EMAIL_HELP)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -35,7 +36,7 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
         fields = ("display_name",)
-        labels = {"display_name": "昵称 Display name"}
+        labels = {"display_name": _("昵称")}
 
     def clean_display_name(self) -> str:
         return _clean_display_name(self.cleaned_data["display_name"])
@@ -43,10 +44,8 @@ class ProfileForm(forms.ModelForm):
 
 class DeleteAccountForm(forms.Form):
     password = forms.CharField(
-        label="密码 Password",
+        label=_("密码"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
-    confirm = forms.BooleanField(
-        label="我明白账户无法恢复 I understand the account cannot be restored", required=True
-    )
+    confirm = forms.BooleanField(label=_("我明白账户无法恢复"), required=True)

@@ -12,6 +12,8 @@ DELETED_NAME = "已注销"
 class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(max_length=24, blank=True, default="")
+    # The language chosen in the header while logged in ("" = not chosen yet); applied at log-in.
+    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from .models import DELETED_NAME, Profile
 
@@ -24,7 +25,7 @@ def create_account(
             user = get_user_model().objects.create_user(username=username, password=password, email=email)
             Profile.objects.create(user=user, display_name=display_name.strip())
     except IntegrityError:
-        raise AccountError("这个用户名已被使用 That username is taken.") from None
+        raise AccountError(_("这个用户名已被使用。")) from None
     return user
 
 
@@ -42,6 +43,13 @@ def update_profile(*, user, display_name: str, email: str) -> Profile:
         if user.email != email:
             user.email = email
             user.save(update_fields=["email"])
+    return profile
+
+
+def set_language(*, user, language: str) -> Profile:
+    """Remember the language the user chose (a code of settings.LANGUAGES) on their profile."""
+    with transaction.atomic():
+        profile, _ = Profile.objects.update_or_create(user=user, defaults={"language": language})
     return profile
 
 
@@ -76,14 +84,12 @@ def delete_account(*, user, password: str) -> None:
     seat (they leave the table first: leaving during a hand is the table's business, with its penalty).
     """
     if not user.check_password(password):
-        raise AccountError("密码不对 The password is not right.")
+        raise AccountError(_("密码不对。"))
     with transaction.atomic():
         user = get_user_model().objects.select_for_update().get(pk=user.pk)
         table_id = seated_table_id(user)
         if table_id is not None:
-            raise AccountError(
-                f"你还坐在 {table_id} 号桌，请先离开牌桌 You still hold a seat at table {table_id}: leave it first."
-            )
+            raise AccountError(_("你还坐在 {table} 号桌，请先离开牌桌。").format(table=table_id))
         user.username = f"deleted-{user.pk}"
         user.email = user.first_name = user.last_name = ""
         user.is_active = user.is_staff = user.is_superuser = False

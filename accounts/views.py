@@ -14,6 +14,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from ledger.services import balance_of
@@ -91,7 +92,7 @@ def profile(request):
             display_name=form.cleaned_data["display_name"],
             email=form.cleaned_data["email"],
         )
-        messages.success(request, "已保存 Saved")
+        messages.success(request, _("已保存"))
         return redirect("accounts:profile")
     ctx = {"form": form, "balance": balance_of(request.user), "player_key": f"u{request.user.pk}"}
     return render(request, "accounts/profile.html", ctx)
@@ -108,6 +109,6 @@ def delete_account(request):
             form.add_error(None, str(exc))
         else:
             logout(request)
-            messages.success(request, "账户已注销 Your account is deleted.")
+            messages.success(request, _("账户已注销。"))
             return redirect("games:lobby")
     return render(request, "accounts/delete.html", {"form": form}, status=400 if form.errors else 200)

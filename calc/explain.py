@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from games.engine.rules import Rules
 from games.engine.scoring import Line as EngineLine
 from games.engine.scoring import LineKind, Settlement, StepKind, WinContext, WinScore, explain, workings
@@ -83,10 +85,10 @@ class HandExplanation:
 
 
 def seat_labels(dealer: int, names: Sequence[str] | None = None) -> list[str]:
-    """`names` when given (a table's players), else "座位 0 Seat 0" …"""
+    """`names` when given (a table's players), else "座位 0" … in the active language."""
     if names is not None:
         return list(names)
-    return [f"座位 {s} Seat {s}" for s in range(4)]
+    return [gettext("座位 {}").format(s) for s in range(4)]
 
 
 def _wind(seat: int, dealer: int) -> tuple[str, str]:
@@ -136,7 +138,7 @@ def _step(step: EngineStep, prev: int, ctx: WinContext, score: WinScore, rules: 
     lazi = rules.preset == "lazi"
     if step.kind == StepKind.BASE_HUA:
         if lazi:
-            return Step(f"底注 {op} + 花", f"Base {op} + 花", f"{op} + {total} 花 = {v}")
+            return Step(f"底注 {op} + 花", f"Base {op} + flowers", f"{op} + {total} 花 = {v}")
         formula = f"P = {op} + {rules.flower_point} × {total} 花 = {v}, C = {cap} 勒子"
         return Step(f"{zh}的底", f"{en}: base value and cap", formula)
     if step.kind == StepKind.BASE:
@@ -241,7 +243,8 @@ def who_pays(ctx: WinContext, settlement: Settlement, labels: Sequence[str]) -> 
         ready_en = "the discarder was ready; " if ready else "the discarder was not ready; "
     return (
         f"承包（{names}）：{ready_zh}{zh}。" + ("互相承包，加倍。" if twice else ""),
-        f"承包 with {names}: {ready_en}{en}." + (" Partners both ways: twice." if twice else ""),
+        f"Responsible (chengbao) with {names}: {ready_en}{en}."
+        + (" Partners both ways: twice." if twice else ""),
     )
 
 
@@ -277,7 +280,7 @@ def explain_win(
         breakdown_total=total,
         steps=tuple(steps_of(ctx, score, w.steps, rules, total)),
         value=score.value,
-        unit=("花", "花") if rules.preset == "lazi" else ("分", "points"),
+        unit=("花", "hua") if rules.preset == "lazi" else ("分", "points"),
         who_pays=None if settlement is None else who_pays(ctx, settlement, labels),
     )
 
@@ -311,7 +314,7 @@ def explain_hand(
             roles[ctx.from_seat].append(("被抢杠", "Kong robbed"))
         if settlement.reason == "chengbao":
             for partner in partners_of(ctx.winner, ctx.feeds):
-                roles[partner].append(("承包", "Responsible (承包)"))
+                roles[partner].append(("承包", "Responsible (chengbao)"))
         for payer, n in enumerate(settlement.shares):
             if n:
                 owed[payer] += n * settlement.value

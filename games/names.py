@@ -1,6 +1,13 @@
-"""Chinese and English words for the engine's codes (patterns, features, winds, actions)."""
+"""Chinese and English words for the engine's codes (patterns, features, winds, actions).
+
+Pages show one language: `in_language(pair)` / `name_of(table, code)` give the active language's word
+(Chinese unless the request's language is English). The pairs stay, as the table templates and the
+calculator's explanations carry both words and choose at render time (the `lang` template filter).
+"""
 
 from __future__ import annotations
+
+from django.utils.translation import get_language
 
 PATTERNS = {
     "pengpeng": ("碰碰胡", "All pongs"),
@@ -102,3 +109,24 @@ RULE_OPTIONS = {
 def pair(table: dict[str, tuple[str, str]], code: str) -> tuple[str, str]:
     """(Chinese, English) for a code; unknown codes show as themselves rather than vanish."""
     return table.get(code, (code, code))
+
+
+def english_active() -> bool:
+    return (get_language() or "").startswith("en")
+
+
+def in_language(value):
+    """The active language's word of a (Chinese, English) pair, or of anything with `zh`/`en`
+    attributes or keys; other values come back unchanged."""
+    if isinstance(value, (tuple, list)) and len(value) == 2 and all(isinstance(v, str) for v in value):
+        return value[1] if english_active() else value[0]
+    if isinstance(value, dict) and "zh" in value and "en" in value:
+        return value["en"] if english_active() else value["zh"]
+    if hasattr(value, "zh") and hasattr(value, "en"):
+        return value.en if english_active() else value.zh
+    return value
+
+
+def name_of(table: dict[str, tuple[str, str]], code: str) -> str:
+    """The active language's word for an engine code."""
+    return in_language(pair(table, code))

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 
 def reduce_series(values: Sequence[float], max_points: int = 400) -> list[tuple[int, float]]:
@@ -47,7 +48,7 @@ def line_chart(
 ) -> SafeString:
     """An accessible `<svg>` line chart of `values` in order (x: index, y: value)."""
     if not values:
-        return format_html('<p class="chart-empty" data-chart="{}">暂无数据 No data yet</p>', label)
+        return format_html('<p class="chart-empty" data-chart="{}">{}</p>', label, _("暂无数据"))
     pad = 28
     points = reduce_series(values, max_points)
     low, high = min(values), max(values)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext as _
 
 
 class Player(models.Model):
@@ -40,7 +41,7 @@ class Player(models.Model):
     def name(self) -> str:
         """Display name; callers list players with `select_related("user__profile")`."""
         if self.user_id is None:
-            return f"机器人 Bot ({self.bot_level})"
+            return _("机器人 ({level})").format(level=self.bot_level)
         profile = getattr(self.user, "profile", None)
         return (profile.display_name if profile else "") or self.user.get_username()
 

@@ -13,6 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from calc.links import calc_url
 from games.engine.actions import Action, RuleError
 from games.engine.rules import Rules
@@ -29,7 +33,7 @@ class NotReplayable(Exception):
 @dataclass(frozen=True)
 class ReplaySource:
     export: HandExport
-    names: tuple[str, str, str, str] = ("座位 Seat 0", "座位 Seat 1", "座位 Seat 2", "座位 Seat 3")
+    names: tuple = tuple(format_lazy(gettext_lazy("座位 {}"), s) for s in range(4))
 
     @property
     def total(self) -> int:
@@ -39,9 +43,7 @@ class ReplaySource:
 def source_from_hand(hand, actions: list[str], names=None) -> ReplaySource:
     """The stored hand as an export; `NotReplayable` while it is unfinished."""
     if hand.result is None or not hand.seed:
-        raise NotReplayable(
-            "这局还没有结束 This hand is still being played; it can be replayed once it ends."
-        )
+        raise NotReplayable(_("这局还没有结束，结束后才能回放。"))
     try:
         export = HandExport(
             seed=hand.seed,
@@ -54,7 +56,7 @@ def source_from_hand(hand, actions: list[str], names=None) -> ReplaySource:
             wall=hand.result["wall"],
         )
     except (ValueError, KeyError, TypeError) as exc:
-        raise NotReplayable(f"这局的记录无法读取 This hand's record cannot be read: {exc}") from None
+        raise NotReplayable(_("这局的记录无法读取：{error}").format(error=exc)) from None
     return ReplaySource(export, tuple(names) if names else ReplaySource.names)
 
 
@@ -81,6 +83,11 @@ class SeatFrame:
     options: list[dict] = field(default_factory=list)  # {"text", "zh", "en", "tile", "taken"}
     pending: bool = False
     payment: int | None = None
+    wind_en: str = ""
+
+    @property
+    def wind(self) -> tuple[str, str]:
+        return (self.wind_zh, self.wind_en)
 
 
 @dataclass
@@ -94,6 +101,10 @@ class Frame:
     next: dict | None  # the action taken from here
     seats: list[SeatFrame]
     result: dict | None  # the settlement, on the last frame
+
+    @property
+    def phase(self) -> tuple[str, str]:
+        return (self.phase_zh, self.phase_en)
 
     @property
     def prev_step(self) -> int | None:
@@ -142,6 +153,8 @@ def _settlement(state: GameState, names) -> dict:
                 "pattern_en": pen,
                 "win_zh": kzh,
                 "win_en": ken,
+                "pattern": (pzh, pen),
+                "win": (kzh, ken),
                 "from_seat": w.from_seat,
                 "from_name": None if w.from_seat is None else names[w.from_seat],
                 "features": list(w.features),
@@ -162,7 +175,7 @@ def frame_at(source: ReplaySource, step: int) -> Frame:
         for action in export.actions[:step]:
             state.apply(action)
     except RuleError as exc:
-        raise NotReplayable(f"这局的记录无法重放 This hand's log does not replay: {exc.message}") from None
+        raise NotReplayable(_("这局的记录无法重放：{error}").format(error=exc.message)) from None
     view = state.view(None)
     following = export.actions[step] if step < source.total else None
     pending = set(state.pending_seats()) if state.phase != "ended" else set()
@@ -184,6 +197,7 @@ def frame_at(source: ReplaySource, step: int) -> Frame:
                 seat=s,
                 name=names[s],
                 wind_zh=pair(WINDS, info["wind"])[0],
+                wind_en=pair(WINDS, info["wind"])[1],
                 is_dealer=s == export.dealer,
                 hand=[code_to_str(t) for t in tiles],
                 drawn=None if drawn is None else code_to_str(drawn),

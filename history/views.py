@@ -18,6 +18,7 @@ from django.db.models import Count, Max, Min, Sum
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.avatar import avatar
@@ -178,7 +179,7 @@ def _stored_source(hand_id: int) -> tuple[Hand, ReplaySource]:
     players = {
         r.seat: r.player for r in HandRecord.objects.filter(hand=hand).select_related("player__user__profile")
     }
-    names = [players[s].name if s in players else f"座位 Seat {s}" for s in range(4)]
+    names = [players[s].name if s in players else _("座位 {}").format(s) for s in range(4)]
     return hand, source_from_hand(hand, actions, names)
 
 
@@ -203,7 +204,7 @@ def replay(request, hand_id: int):
             return _unfinished(
                 request,
                 hand,
-                "这局还没有结束 This hand is still being played; it can be replayed once it ends.",
+                _("这局还没有结束，结束后才能回放。"),
             )
         return _replay_page(
             request, source, {"hand": hand, "base_url": reverse("history:replay", args=[hand.pk])}
@@ -232,9 +233,9 @@ def import_hand(request):
             export = loads_export(form.cleaned_data["file"].read(form.max_bytes + 1))
             verify_export(export)
         except ExportError as exc:
-            form.add_error("file", f"不是牌局导出文件 Not a hand export: {exc}")
+            form.add_error("file", _("不是牌局导出文件：{error}").format(error=exc))
         except VerifyFailed as exc:
-            form.add_error("file", f"校验失败 The check failed: {exc}")
+            form.add_error("file", _("校验失败：{error}").format(error=exc))
         else:
             request.session[SESSION_IMPORT] = json.dumps(export.to_json())
             return redirect("history:imported")
@@ -299,10 +300,8 @@ def stats(request, key: str):
         "rooms": Room.objects.all(),
         "stats": data,
         "own": request.user.is_authenticated and _is_me(request, key),
-        "balance_chart": charts.line_chart(data.balance, label="累计得分 Running balance"),
-        "rating_chart": charts.line_chart(
-            data.rating_history, label="等级分 Rating (mu − 3σ)", zero_line=False
-        ),
+        "balance_chart": charts.line_chart(data.balance, label=_("累计得分")),
+        "rating_chart": charts.line_chart(data.rating_history, label=_("等级分 (μ − 3σ)"), zero_line=False),
     }
     return render(request, "history/stats.html", ctx)
 

@@ -13,6 +13,8 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.services import ServiceError, ban_player, unban_player
 
@@ -39,7 +41,7 @@ class AccountAdmin(ReadOnlyAdmin):
     list_filter = ("kind",)
     search_fields = ("user__username",)
 
-    @admin.display(description="余额 Balance")
+    @admin.display(description=gettext_lazy("余额"))
     def balance(self, obj: Account):
         return balance_of(obj)
 
@@ -64,7 +66,7 @@ class JournalAdmin(ReadOnlyAdmin):
     list_filter = ("kind",)
     inlines = [EntryInline]
 
-    @admin.display(description="合计 Sum")
+    @admin.display(description=gettext_lazy("合计"))
     def total(self, obj: Journal):
         return journal_total(obj)
 
@@ -95,7 +97,7 @@ class PenaltyIssueForm(forms.ModelForm):
 
 
 class ReverseForm(forms.Form):
-    reason = forms.CharField(max_length=200, required=True, strip=True, label="原因 Reason")
+    reason = forms.CharField(max_length=200, required=True, strip=True, label=gettext_lazy("原因"))
 
 
 @admin.register(Penalty)
@@ -152,16 +154,16 @@ class PenaltyAdmin(admin.ModelAdmin):
         )
         obj.__dict__.update(penalty.__dict__)
 
-    @admin.display(boolean=True, description="已冲正 Reversed")
+    @admin.display(boolean=True, description=gettext_lazy("已冲正"))
     def reversed(self, obj: Penalty) -> bool:
         return obj.is_reversed
 
-    @admin.display(description="冲正 Reverse")
+    @admin.display(description=gettext_lazy("冲正"))
     def reverse_link(self, obj: Penalty):
         if obj.pk is None or obj.is_reversed:
             return "—"
         url = reverse("admin:ledger_penalty_reverse", args=[obj.pk])
-        return format_html('<a class="button" href="{}">冲正 Reverse this penalty</a>', url)
+        return format_html('<a class="button" href="{}">{}</a>', url, _("冲正这笔罚分"))
 
     def get_urls(self):
         view = self.admin_site.admin_view(self.reverse_view)
@@ -183,11 +185,11 @@ class PenaltyAdmin(admin.ModelAdmin):
                 self.log_change(
                     request, penalty, f"Reversed by journal #{journal.pk}: {form.cleaned_data['reason']}"
                 )
-                messages.success(request, f"冲正 Reversed: journal #{journal.pk}")
+                messages.success(request, _("已冲正：分录 #{journal}").format(journal=journal.pk))
                 return redirect("admin:ledger_penalty_change", penalty.pk)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"冲正 Reverse penalty #{penalty.pk}",
+            "title": _("冲正罚分 #{penalty}").format(penalty=penalty.pk),
             "penalty": penalty,
             "form": form,
             "opts": self.model._meta,
@@ -226,10 +228,12 @@ class BanAdmin(admin.ModelAdmin):
         ban = ban_player(user=form.cleaned_data["user"], reason=form.cleaned_data["reason"], by=request.user)
         obj.__dict__.update(ban.__dict__)
 
-    @admin.action(description="解除禁令 Lift the selected bans (unban)")
+    @admin.action(description=gettext_lazy("解除所选禁令"))
     def lift_bans(self, request, queryset) -> None:
         lifted = 0
         for ban in queryset.filter(lifted__isnull=True).select_related("user"):
             lifted += unban_player(user=ban.user, by=request.user)
             self.log_change(request, ban, "Unbanned")
-        self.message_user(request, f"解除 Lifted {lifted} ban(s).")
+        self.message_user(
+            request, ngettext("已解除 {n} 个禁令。", "已解除 {n} 个禁令。", lifted).format(n=lifted)
+        )

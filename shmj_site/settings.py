@@ -74,6 +74,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: hands a log-in's profile language to the browser's language cookie.
+    "accounts.language.ProfileLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -211,8 +213,11 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# Chinese is the source language (msgids) and the default; locale/en holds the English catalogue,
+# compiled by `make setup`. The choice is kept in Django's language cookie and on the profile.
 LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Asia/Shanghai"
 USE_I18N = True
 USE_TZ = True

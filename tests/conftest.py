@@ -41,3 +41,13 @@ def alice(make_user):
 @pytest.fixture
 def bob(make_user):
     return make_user("bob")
+
+
+@pytest.fixture
+def english(settings):
+    """Pages and messages in English (the site's default is Chinese): for tests that read English words."""
+    from django.utils import translation
+
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield

@@ -22,7 +22,8 @@ from history.simulation import play_stored_hands, seated_table
 from ledger.models import LedgerEntry
 from ledger.services import balance_of
 
-pytestmark = pytest.mark.django_db
+# These tests read the English words of pages and messages (the site default is Chinese).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 PASSWORD = "tile-pass-77"
 FIXTURE_PASSWORD = "pw-123456"  # make_user's (tests/conftest.py)
@@ -228,5 +229,5 @@ def test_a_sign_up_that_loses_the_race_for_a_username_gets_a_form_error(monkeypa
         "/accounts/signup/", {"username": "mei", "password1": PASSWORD, "password2": PASSWORD}
     )
     assert response.status_code == 200
-    assert response.context["form"].errors["username"] == ["这个用户名已被使用 That username is taken."]
+    assert response.context["form"].errors["username"] == ["That username is taken."]
     assert User.objects.filter(username="mei").count() == 1 and not Profile.objects.exists()

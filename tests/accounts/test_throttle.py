@@ -10,7 +10,8 @@ from django.http import HttpRequest
 from django.test import Client
 from django.utils import timezone
 
-pytestmark = pytest.mark.django_db
+# These tests read the English words of pages and messages (the site default is Chinese).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 PASSWORD = "tile-pass-77"
 

@@ -16,6 +16,9 @@ from games.engine.rules import Rules
 from games.engine.scoring import WinContext, score_win
 from games.engine.tiles import parse_tiles
 
+# These tests read the English words of pages and messages (the site default is Chinese).
+pytestmark = pytest.mark.usefixtures("english")
+
 
 @pytest.fixture
 def client():
@@ -81,9 +84,12 @@ def test_garbage_in_the_query_string_never_breaks_the_page(client, query):
 
 
 def test_a_legal_hand_is_explained(client):
-    response = client.get("/calc/?hand=123456789m1z&tile=1z&meld=pong:777z:3&flowers=12f&winner=1&from=2")
+    query = "/calc/?hand=123456789m1z&tile=1z&meld=pong:777z:3&flowers=12f&winner=1&from=2"
+    response = client.get(query)
     text = html.unescape(response.content.decode())
-    assert "混一色" in text and "Half flush" in text
+    client.cookies["django_language"] = "zh-hans"
+    chinese = html.unescape(client.get(query).content.decode())
+    assert "混一色" in chinese and "Half flush" in text
     assert "P = 2 + 1 × 4 花 = 6" in text
     assert 'data-testid="breakdown-total">4<' in text
     assert re.search(r'<tr data-seat="2">.*?data-payment="-6"', text, re.S)
@@ -219,7 +225,8 @@ def test_qingyise_9_bao_is_a_checkbox_and_the_discarder_pays_three_shares(client
     on = client.get("/calc/?" + NINE_DOWN + "&qingyise_9_bao=1").content.decode()
     assert 'name="qingyise_9_bao" value="1" checked>' in on
     assert re.search(r'<tr data-seat="2">.*?data-payment="-30"', on, re.S)
-    assert "九张落地" in on
+    client.cookies["django_language"] = "zh-hans"
+    assert "九张落地" in client.get("/calc/?" + NINE_DOWN + "&qingyise_9_bao=1").content.decode()
 
 
 def test_a_finished_hands_link_keeps_qingyise_9_bao():

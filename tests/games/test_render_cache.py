@@ -121,14 +121,13 @@ def test_a_handed_over_state_renders_like_a_read_one(
     def no_replay(*args, **kwargs):
         raise AssertionError("the handed-over state was rebuilt")
 
-    original = GameState.from_json
-    GameState.from_json = no_replay
-    try:
+    with monkeypatch.context() as patched:
+        # monkeypatch puts the classmethod itself back: a plain reassignment would leave from_json
+        # bound to GameState, and every subclass (DuplicateState) would then build a GameState.
+        patched.setattr(GameState, "from_json", no_replay)
         seeded = rendering.render_table_fragments(
             mid_hand.pk, alice, None, mid_hand.version, mid_hand.created
         )
-    finally:
-        GameState.from_json = original
     assert seeded == cold
 
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from history.charts import line_chart, reduce_series
+
+# These tests read the English words of pages and messages (the site default is Chinese).
+pytestmark = pytest.mark.usefixtures("english")
 
 
 def _points(svg: str) -> list[tuple[float, float]]:

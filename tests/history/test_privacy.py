@@ -10,6 +10,9 @@ from django.urls import reverse
 from history.models import Player
 from ledger.services import issue_penalty
 
+# These tests read the English words of pages and messages (the site default is Chinese).
+pytestmark = pytest.mark.usefixtures("english")
+
 
 @pytest.fixture
 def alice_page(played, alice, make_user):

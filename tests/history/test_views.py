@@ -12,6 +12,9 @@ from games.models import Hand
 from history.models import HandRecord, Player
 from history.simulation import play_stored_hands, seated_table
 
+# These tests read the English words of pages and messages (the site default is Chinese).
+pytestmark = pytest.mark.usefixtures("english")
+
 
 def test_my_matches_lists_each_match_with_its_result(client, played, alice, room, bob):
     table, match, hands = played

@@ -1,0 +1,254 @@
+"""Two languages: the English catalogue is complete, every converted page renders in one language at a
+time, and the language chosen in the header is remembered per browser and per user.
+
+The catalogue check runs `makemessages` into a temporary copy of `locale/` and fails on any entry
+that is untranslated or fuzzy there, so a new `{% translate %}` without its English fails here.
+The pages' English renders must hold no Chinese outside tile faces (`.tile`), formulas (`<code>`)
+and the language switch's own "简体中文".
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from decimal import Decimal
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.test import Client, override_settings
+
+from accounts.models import Profile
+from games.models import Room
+from history.simulation import play_stored_hands, seated_table
+
+HAN = re.compile(r"[\u3400-\u9fff\uff01-\uff5e\u3000-\u303f]+")
+ALLOWED_CHINESE = {"简体中文"}  # the language switch names each language in itself
+SKIPPED_TAGS = {"script", "style", "code"}
+
+CALC_QUERIES = [
+    "",
+    "?hand=1112345678999m&tile=5m&win=self_draw&winner=0&flowers=12f&dealer=0&dice=25",
+    "?hand=1112345678999p&tile=9p&win=discard&winner=1&from=2&dealer=2&dice=66&huangfan=1",
+    "?preset=lazi&hand=2345678m&meld=pong:111z:2&meld=pong:222z:3&tile=8m&win=discard&winner=0&from=2",
+    "?preset=home&hand=11223344556677s&win=self_draw&winner=3&tile=7s",
+    "?hand=1357913579m1234z&tile=5z&win=discard&winner=0&from=1",
+    "?hand=55555m&meld=chow:123z:1&tile=xx&winner=9",
+    "?to=meld&meld_kind=pong",
+]
+
+
+class VisibleText(HTMLParser):
+    """The text a person sees (and hears: aria-label, title, placeholder), minus tile faces."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[bool] = []  # per open element: is it skipped?
+        self.parts: list[str] = []
+
+    def _skipped(self, tag, attrs) -> bool:
+        classes = (dict(attrs).get("class") or "").split()
+        return tag in SKIPPED_TAGS or "tile" in classes or "tile-honour" in classes
+
+    def handle_starttag(self, tag, attrs):
+        skip = (self.stack and self.stack[-1]) or self._skipped(tag, attrs)
+        if not skip:
+            self.parts += [v for k, v in attrs if k in {"aria-label", "title", "placeholder", "alt"} and v]
+        if tag not in self.VOID:
+            self.stack.append(bool(skip))
+
+    def handle_startendtag(self, tag, attrs):
+        if not ((self.stack and self.stack[-1]) or self._skipped(tag, attrs)):
+            self.parts += [v for k, v in attrs if k in {"aria-label", "title", "placeholder", "alt"} and v]
+
+    def handle_endtag(self, tag):
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        if not (self.stack and self.stack[-1]):
+            self.parts.append(data)
+
+
+def chinese_in(html: str) -> set[str]:
+    parser = VisibleText()
+    parser.feed(html)
+    return {m for part in parser.parts for m in HAN.findall(part)} - ALLOWED_CHINESE
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    mo = Path(settings.BASE_DIR) / "locale/en/LC_MESSAGES/django.mo"
+    assert mo.exists() and mo.stat().st_mtime >= mo.with_suffix(".po").stat().st_mtime, (
+        "the English catalogue is not compiled: run `make setup`"
+    )
+
+
+@pytest.fixture
+def world(db, alice, bob, compiled):
+    room = Room.objects.create(name="Test room", bot_delay=Decimal("0"), bot_level="easy")
+    table, match = seated_table(room, [alice, None, bob, None])
+    hands = play_stored_hands(table, match, 3, seed="i18n")
+    return {"match": match, "hand": hands[-1], "alice": alice, "table": table}
+
+
+def pages(world) -> list[tuple[str, bool]]:
+    """(path, logged in as alice?) for every page outside the live table."""
+    match, hand, alice = world["match"].pk, world["hand"].pk, world["alice"].pk
+    anonymous = [
+        "/accounts/signup/",
+        "/accounts/login/",
+        "/accounts/password_reset/",
+        "/accounts/password_reset/done/",
+        "/accounts/reset/x/bad-token/",
+        "/accounts/reset/done/",
+        "/history/leaderboard/",
+        "/history/leaderboard/?bots=hide",
+        "/history/replay/import/",
+        "/history/hands/999999/",
+        "/no-such-page/",
+    ]
+    signed_in = [
+        "/accounts/profile/",
+        "/accounts/delete/",
+        "/accounts/password_change/",
+        "/accounts/password_change/done/",
+        "/history/matches/",
+        "/history/stats/",
+        f"/history/matches/{match}/",
+        f"/history/players/u{alice}/",
+        f"/history/players/u{alice}/matches/",
+        "/history/players/bot-easy/",
+    ]
+    steps = [f"/history/hands/{hand}/?step={s}" for s in (0, 1, 30, 10_000)]
+    calc = ["/calc/" + q for q in CALC_QUERIES]
+    return [(p, False) for p in anonymous + steps + calc] + [(p, True) for p in signed_in + steps + calc]
+
+
+def client_in(language: str, user=None) -> Client:
+    client = Client(raise_request_exception=False)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def test_every_converted_page_renders_one_language(world):
+    en, zh = client_in("en"), client_in("zh-hans")
+    en_user, zh_user = client_in("en", world["alice"]), client_in("zh-hans", world["alice"])
+    failures = []
+    for path, signed_in in pages(world):
+        en_page = (en_user if signed_in else en).get(path, follow=True)
+        zh_page = (zh_user if signed_in else zh).get(path, follow=True)
+        assert en_page.status_code in (200, 404) and zh_page.status_code in (200, 404), path
+        en_html, zh_html = en_page.content.decode(), zh_page.content.decode()
+        assert '<html lang="en">' in en_html and '<html lang="zh-hans">' in zh_html, path
+        left = chinese_in(en_html)
+        if left:
+            failures.append(f"{path}: {sorted(left)}")
+        assert "Shanghai Mahjong" not in zh_html, path
+    assert not failures, "Chinese in the English render:\n" + "\n".join(failures)
+
+
+def test_the_calculator_fragment_and_the_explanation_follow_the_language(world):
+    query = CALC_QUERIES[1]
+    en = client_in("en").get("/calc/" + query, HTTP_HX_REQUEST="true").content.decode()
+    zh = client_in("zh-hans").get("/calc/" + query, HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-testid="explanation"' in en and 'data-testid="explanation"' in zh
+    assert "<html" not in en
+    assert not chinese_in(en)
+    assert "Full flush" in en and "Full flush" not in zh and "清一色" in zh
+
+
+def test_password_reset_mail_is_in_the_language_of_the_request(world):
+    from django.core import mail
+
+    world["alice"].email = "alice@example.com"
+    world["alice"].save()
+    client_in("en").post("/accounts/password_reset/", {"email": "alice@example.com"})
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].subject == "Shanghai Mahjong password reset"
+    assert not HAN.search(mail.outbox[0].body)
+
+
+def test_makemessages_finds_nothing_untranslated_in_english(tmp_path, monkeypatch):
+    """makemessages over the project (linked into tmp_path, so it writes only there) with a copy of
+    the committed catalogue: every string it finds must already be translated, nothing fuzzy."""
+    base = Path(settings.BASE_DIR)
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for item in base.iterdir():
+        if item.name not in {"locale", ".venv", ".git", "node_modules", "staticfiles"}:
+            (tree / item.name).symlink_to(item)
+    shutil.copytree(base / "locale", tree / "locale")
+    monkeypatch.chdir(tree)
+    with override_settings(LOCALE_PATHS=[]):
+        call_command("makemessages", locale=["en"], symlinks=True, no_location=True, verbosity=0)
+    po = tree / "locale/en/LC_MESSAGES/django.po"
+    problems = {}
+    for option in ("--untranslated", "--only-fuzzy"):
+        out = subprocess.run(
+            ["msgattrib", option, "--no-obsolete", str(po)], capture_output=True, text=True, check=True
+        ).stdout
+        problems[option] = re.findall(r'^msgid "(.+)"$', out, flags=re.M)
+    assert problems == {"--untranslated": [], "--only-fuzzy": []}
+    committed = (base / "locale/en/LC_MESSAGES/django.po").read_text()
+    assert po.read_text() == committed.replace(_creation_date(committed), _creation_date(po.read_text())), (
+        "locale/en/LC_MESSAGES/django.po is out of date: run `make messages` and translate"
+    )
+
+
+def _creation_date(text: str) -> str:
+    return re.search(r'"POT-Creation-Date: [^"]*"', text).group(0)
+
+
+def test_set_language_switches_and_is_remembered_on_the_profile(alice, compiled):
+    client = Client()
+    client.force_login(alice)
+    response = client.post("/i18n/setlang/", {"language": "en", "next": "/history/leaderboard/"})
+    assert response.status_code == 302 and response["Location"] == "/history/leaderboard/"
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
+    assert Profile.objects.get(user=alice).language == "en"
+    assert "Leaderboard" in client.get("/history/leaderboard/").content.decode()
+
+    # Another browser: nothing chosen there, the log-in applies the profile's language.
+    other = Client()
+    assert "排行榜" in other.get("/accounts/login/").content.decode()
+    response = other.post("/accounts/login/", {"username": "alice", "password": "pw-123456"})
+    assert response.status_code == 302
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
+    assert '<html lang="en">' in other.get("/history/leaderboard/").content.decode()
+
+    # Switching back is stored too.
+    other.post("/i18n/setlang/", {"language": "zh-hans", "next": "/"})
+    assert Profile.objects.get(user=alice).language == "zh-hans"
+
+
+def test_set_language_without_an_account_only_sets_the_cookie(db, compiled):
+    client = Client()
+    response = client.post("/i18n/setlang/", {"language": "en", "next": "/calc/"})
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
+    assert not Profile.objects.exists()
+    assert '<html lang="en">' in client.get("/calc/").content.decode()
+
+
+def test_set_language_refuses_an_unknown_language_and_a_get(alice, compiled):
+    client = Client()
+    client.force_login(alice)
+    response = client.post("/i18n/setlang/", {"language": "xx", "next": "/"})
+    assert response.status_code == 302 and settings.LANGUAGE_COOKIE_NAME not in response.cookies
+    assert not Profile.objects.filter(user=alice).exclude(language="").exists()
+    assert client.get("/i18n/setlang/").status_code == 405
+
+
+def test_the_header_has_a_language_switch_without_inline_script(db, compiled):
+    html = Client().get("/calc/").content.decode()
+    form = re.search(r'<form[^>]*data-testid="language-switch".*?</form>', html, flags=re.S).group(0)
+    assert 'action="/i18n/setlang/"' in form and 'name="csrfmiddlewaretoken"' in form
+    assert 'name="language"' in form and "data-autosubmit" in form
+    assert "onchange" not in form and "<script" not in form
