@@ -54,14 +54,11 @@ def set_language(*, user, language: str) -> Profile:
 
 
 def password_changed(*, user) -> None:
-    """After a password change or reset (or a deletion): the user's open table sockets close, as the
-    sessions behind them no longer authenticate. The socket layer (`games.live`) provides the closing;
-    until it does, a socket lives until it reconnects and finds its session gone."""
-    try:
-        from games.live import close_user_sockets
-    except ImportError:
-        return
-    transaction.on_commit(lambda: close_user_sockets(user))
+    """After a password change or reset (or a deletion): every process closes the user's open table
+    sockets once this transaction commits, as the sessions behind them no longer authenticate."""
+    from games.services.broadcast import on_commit_close_user_sockets
+
+    on_commit_close_user_sockets(user.pk)
 
 
 def seated_table_id(user) -> int | None:

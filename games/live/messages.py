@@ -4,7 +4,7 @@ A message is a JSON object of at most `MAX_MESSAGE` characters with at most `MAX
 brackets (so nesting, and the JSON parser's recursion, stays shallow: htmx's `ws-send` sends a flat
 object plus a `HEADERS` object). It is either a platform command (`{"command": name, ...}`) or a game
 action (`{"action": "0:discard:5p"}`, or the form fields `{"kind": "discard", "tile": "5p"}`), each
-with the table `version` it was sent from. Anything else is refused with `bad_action` before any
+with the table `version` it was sent from. Anything else is refused with `bad_message` before any
 service is called; the version and the action's legality are the services' to judge.
 """
 
@@ -57,11 +57,11 @@ PLAIN_COMMANDS = frozenset({"accept_stake", "refuse_stake", "start", "cancel_aut
 
 
 def bad() -> ServiceError:
-    return ServiceError("bad_action")
+    return ServiceError("bad_message")
 
 
 def parse(text: Any) -> Command:
-    """The command a socket's text message asks for; `ServiceError("bad_action")` for anything else."""
+    """The command a socket's text message asks for; `ServiceError("bad_message")` for anything else."""
     if not isinstance(text, str) or len(text) > MAX_MESSAGE:
         raise bad()
     if text.count("[") + text.count("{") > MAX_BRACKETS:

@@ -18,6 +18,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # Web-layer codes.
     "login_required": ("请先登录", "Please log in first."),
+    "bad_message": ("无法识别的消息，请刷新页面", "That message could not be read; reload the page."),
     "no_such_room": ("没有这个房间", "No such room."),
     "room_closed": ("房间已关闭", "This room is closed."),
     "no_such_table": ("没有这张桌子", "No such table."),

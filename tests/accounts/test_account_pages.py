@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import sys
-import types
 from decimal import Decimal
 
 import pytest
@@ -75,11 +74,16 @@ def test_nobody_may_take_the_deleted_accounts_name():
 
 @pytest.fixture
 def socket_closer(monkeypatch):
-    """Stands in for `games.live.close_user_sockets` (branch live), recording whom it closed."""
+    """Records whose table sockets every process is told to close (the message games.live acts on)."""
+    from games.services import broadcast
+
     closed: list[int] = []
-    module = types.ModuleType("games.live")
-    module.close_user_sockets = lambda user: closed.append(user.pk)
-    monkeypatch.setitem(sys.modules, "games.live", module)
+
+    def send(group: str, message: dict) -> None:
+        if message.get("type") == "user.close":
+            closed.append(message["user_id"])
+
+    monkeypatch.setattr(broadcast, "_send", send)
     return closed
 
 

@@ -100,12 +100,12 @@ async def test_connect_sends_snapshot_and_an_action_updates_everyone():
 
 
 BAD_MESSAGES = [
-    ("not json at all", "bad_action"),
-    ("[1, 2]", "bad_action"),
+    ("not json at all", "bad_message"),
+    ("[1, 2]", "bad_message"),
     ({"action": "0:teleport:5p"}, "bad_action"),
     ({"action": "0:discard:5x"}, "bad_action"),
     ({"kind": "discard"}, "bad_action"),
-    ({"kind": "discard", "tile": ["5p"]}, "bad_action"),
+    ({"kind": "discard", "tile": ["5p"]}, "bad_message"),
     ('{"action": "0:pass", "version": 1e400}', "stale_version"),
     ('{"action": "0:pass", "version": NaN}', "stale_version"),
 ]

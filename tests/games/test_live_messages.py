@@ -37,10 +37,10 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("text", HOSTILE)
-def test_parse_refuses_every_bad_message_with_bad_action(text):
+def test_parse_refuses_every_bad_message_with_bad_message(text):
     with pytest.raises(ServiceError) as error:
         messages.parse(text)
-    assert error.value.code == "bad_action"
+    assert error.value.code == "bad_message"
 
 
 def test_parse_reads_each_kind_of_message():
@@ -65,9 +65,9 @@ async def test_hostile_messages_over_the_socket_get_an_error_and_change_nothing(
             for text in [t for t in HOSTILE if t]:  # the test client cannot send an empty frame
                 await send(reader, text)
                 frame = await reader.next()
-                assert 'data-error-code="bad_action"' in frame, text[:40]
+                assert 'data-error-code="bad_message"' in frame, text[:40]
             await reader.communicator.send_to(bytes_data=b'{"action": "0:pass"}')
-            assert 'data-error-code="bad_action"' in await reader.next()
+            assert 'data-error-code="bad_message"' in await reader.next()
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR], "a message raised"
         assert (await snapshot(table_id))[0] == version
     finally:
