@@ -16,7 +16,14 @@ from games.forms import TableForm
 from games.models import Room, Table
 from games.services import ServiceError
 from games.services.stakes import room_stakes
-from games.services.table_settings import TableChoices, normalise_invite_code, room_rules, table_open
+from games.services.table_settings import (
+    TableChoices,
+    may_enter,
+    normalise_invite_code,
+    note_invited,
+    room_rules,
+    table_open,
+)
 
 NOT_FOUND = {"no_such_table", "no_such_room", "no_such_seat"}
 FORBIDDEN = {"not_seated", "not_your_seat", "room_closed"}
@@ -26,8 +33,19 @@ def lobby(request):
     return render(request, "games/lobby.html", rendering.lobby_context(request.user))
 
 
-def table(request, table_id: int):
+def _enterable(request, table_id: int) -> Table:
+    """The table, or 404 for a private table this browser was not invited to (see `may_enter`)."""
     obj = get_object_or_404(Table.objects.select_related("room"), pk=table_id)
+    seated = request.user.is_authenticated and obj.seats.filter(user_id=request.user.pk).exists()
+    if not may_enter(
+        private=obj.private, table_id=obj.pk, user=request.user, session=request.session, seated=seated
+    ):
+        raise Http404(ServiceError("no_such_table").message)
+    return obj
+
+
+def table(request, table_id: int):
+    obj = _enterable(request, table_id)
     return render(request, "games/table.html", rendering.table_context(obj, request.user))
 
 
@@ -77,6 +95,7 @@ def table_create(request, room_id: int):
 @login_required
 @require_POST
 def table_sit(request, table_id: int):
+    _enterable(request, table_id)
     return _call(request, table_id, services.table_sit, table_id=table_id, seat=_seat_number(request))
 
 
@@ -155,6 +174,7 @@ def table_invite(request, code: str):
     table = Table.objects.select_related("room").filter(invite_code=normalise_invite_code(code)).first()
     if table is None or table.status == Table.Status.FINISHED:
         raise Http404(ServiceError("no_such_invite").message)
+    note_invited(request.session, table.pk)
     seats = list(table.seats.select_related("user").order_by("index"))
     mine = request.user.is_authenticated and any(s.user_id == request.user.pk for s in seats)
     context = {"table": table, "seats": seats, "mine": mine, "has_empty": any(s.is_empty for s in seats)}

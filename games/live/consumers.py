@@ -17,6 +17,7 @@ from games import rendering
 from games.live import limits, messages
 from games.live.hub import update_hub
 from games.live.users import still_signed_in
+from games.models import Table
 from games.services import (
     ServiceError,
     seat_connected,
@@ -30,6 +31,7 @@ from games.services import (
     table_start,
 )
 from games.services.broadcast import LOBBY_GROUP, table_group
+from games.services.table_settings import may_enter
 
 log = logging.getLogger(__name__)
 
@@ -55,10 +57,15 @@ def _signed_in(user) -> bool:
 
 
 @database_sync_to_async
-def _table_and_seat(table_id: int, user) -> tuple:
-    """(the table's `created`, or None: no such table; whether the user is seated there)."""
+def _table_and_seat(table_id: int, user, session) -> tuple:
+    """(the table's `created`, or None: no such table, or a private one this browser may not enter;
+    whether the user is seated there)."""
     created = rendering.table_created(table_id)
     seated = created is not None and _signed_in(user) and rendering.is_seated(table_id, user.pk)
+    if created is not None:
+        private = Table.objects.filter(pk=table_id, private=True).exists()
+        if not may_enter(private=private, table_id=table_id, user=user, session=session, seated=seated):
+            created = None
     return created, seated
 
 
@@ -78,7 +85,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.holds = [(limits.sockets_by_address, self.address)]
         # One masked token per socket: it stays valid for the socket's life, and frames stay stable.
         self.csrf_token = rendering.csrf_token_for(csrf_cookie(self.scope))
-        self.table_created, seated = await _table_and_seat(self.table_id, self.user)
+        self.table_created, seated = await _table_and_seat(self.table_id, self.user, session)
         if self.table_created is None:
             await self.close(code=4404)
             return

@@ -133,6 +133,26 @@ def normalise_invite_code(code: str) -> str:
     return (code or "").strip().upper()
 
 
+# The session key holding the ids of the private tables whose invite link this browser opened.
+INVITED_TABLES = "invited_tables"
+
+
+def note_invited(session, table_id: int) -> None:
+    """Remember in the browser's session that it opened this private table's invite link."""
+    invited = list(session.get(INVITED_TABLES, []))
+    if table_id not in invited:
+        session[INVITED_TABLES] = [*invited, table_id][-50:]
+
+
+def may_enter(*, private: bool, table_id: int, user, session, seated: bool) -> bool:
+    """Whether this browser may open, watch or sit at the table: any public table; a private one
+    only through its invite link (noted in the session), from a seat at it, or as staff. Table ids
+    are sequential, so a private table must not be reachable by guessing its address."""
+    if not private or seated or getattr(user, "is_staff", False):
+        return True
+    return session is not None and table_id in session.get(INVITED_TABLES, [])
+
+
 def table_open(*, room_id: int, user, choices: TableChoices) -> Table:
     """A new table with the player's choices (checked against the room); a private one gets an
     invite code. The creator sits in seat 0 and, when a stake was chosen, has accepted it."""

@@ -84,16 +84,33 @@ def test_posting_the_form_opens_a_private_table_with_the_choices(client_for, roo
     assert f"/join/{table.invite_code}/" in page and 'data-option="declare_ready"' in page
     assert f'data-table="{table.pk}"' not in client_for(bob).get("/").content.decode()  # not listed
 
-    invite = client_for(bob).get(f"/join/{table.invite_code.lower()}/")
+    b = client_for(bob)  # one browser: the invite it opened lets it sit
+    invite = b.get(f"/join/{table.invite_code.lower()}/")
     html = invite.content.decode()
     assert invite.status_code == 200
     assert "喇子" in html and "包冲 bao chong" in html and 'data-testid="invite-sit"' in html
-    assert client_for(bob).post(f"/table/{table.pk}/sit/").status_code == 302
+    assert b.post(f"/table/{table.pk}/sit/").status_code == 302
     assert table.seats.filter(user=bob).exists()
-    assert (
-        'data-testid="invite-sit"' not in client_for(bob).get(f"/join/{table.invite_code}/").content.decode()
-    )
+    assert 'data-testid="invite-sit"' not in b.get(f"/join/{table.invite_code}/").content.decode()
     assert 'data-testid="invite-sit"' not in client_for().get(f"/join/{table.invite_code}/").content.decode()
+
+
+def test_a_private_table_cannot_be_reached_by_guessing_its_address(client_for, room, alice, bob, make_user):
+    client_for(alice).post(f"/rooms/{room.pk}/tables/choose/", form_data())
+    table = Table.objects.get()
+    for stranger in (client_for(bob), client_for()):
+        assert stranger.get(f"/table/{table.pk}/").status_code == 404
+    b = client_for(bob)
+    assert b.post(f"/table/{table.pk}/sit/").status_code == 404
+    assert not table.seats.filter(user=bob).exists()
+
+    assert b.get(f"/join/{table.invite_code}/").status_code == 200
+    assert b.get(f"/table/{table.pk}/").status_code == 200  # the link opened the table to this browser
+    assert client_for(alice).get(f"/table/{table.pk}/").status_code == 200  # seated
+    staff = make_user("referee")
+    staff.is_staff = True
+    staff.save()
+    assert client_for(staff).get(f"/table/{table.pk}/").status_code == 200
 
 
 def test_an_unknown_invite_code_is_a_404(client_for, alice):
