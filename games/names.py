@@ -106,6 +106,27 @@ RULE_OPTIONS = {
 }
 
 
+BOT_LEVELS = {"easy": ("简单", "easy"), "normal": ("普通", "normal"), "hard": ("困难", "hard")}
+BOT_SEAT_MARKS = (("甲", "A"), ("乙", "B"), ("丙", "C"), ("丁", "D"))
+
+
+def bot_name_pair(seat: int | None, level: str) -> tuple[str, str]:
+    """(Chinese, English) display name of a bot: 机器人·甲（普通） / Bot A (normal).
+
+    The mark follows the seat index (0..3 -> 甲乙丙丁), so a bot keeps its name for the table's life
+    and a replay names it as the table did; `seat=None` names a level's bots together (leaderboard)."""
+    zh_level, en_level = pair(BOT_LEVELS, level)
+    if seat is None or not 0 <= seat < len(BOT_SEAT_MARKS):
+        return f"机器人（{zh_level}）", f"Bot ({en_level})"
+    zh_mark, en_mark = BOT_SEAT_MARKS[seat]
+    return f"机器人·{zh_mark}（{zh_level}）", f"Bot {en_mark} ({en_level})"
+
+
+def bot_name(seat: int | None, level: str) -> str:
+    """A bot's display name in the active language (see `bot_name_pair`)."""
+    return in_language(bot_name_pair(seat, level))
+
+
 def pair(table: dict[str, tuple[str, str]], code: str) -> tuple[str, str]:
     """(Chinese, English) for a code; unknown codes show as themselves rather than vanish."""
     return table.get(code, (code, code))

@@ -28,7 +28,6 @@ from games.services import ServiceError, broadcast, current_hand, load_state
 from games.services.stakes import room_stakes
 
 POSITIONS = ("bottom", "right", "top", "left")
-BOT_LEVEL_NAMES = {"easy": "简单 Easy", "normal": "普通 Normal", "hard": "困难 Hard"}
 MELD_KIND_NAMES = {
     "chow": "吃",
     "pong": "碰",
@@ -108,7 +107,7 @@ def _seat_name(seat: Seat) -> str:
             profile = None
         return (profile.display_name if profile else "") or user.get_username()
     if seat.is_bot:
-        return f"机器人 Bot · {seat.bot_level}"
+        return " ".join(names.bot_name_pair(seat.index, seat.bot_level))
     return ""
 
 
@@ -193,7 +192,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         "can_sit": table.status == Table.Status.WAITING and me is None and any(s.is_empty for s in seats),
         "has_empty": any(s.is_empty for s in seats),
         "state": None,
-        "bot_levels": [(level, BOT_LEVEL_NAMES.get(level, level)) for level in bot_levels()],
+        "bot_levels": [(level, " ".join(names.pair(names.BOT_LEVELS, level))) for level in bot_levels()],
         # Platform rules (issue 4): the stake, the ready check's countdown, 托管.
         "is_owner": me is not None and table.owner_id == me.user_id,
         "stand_url": _stand_url(table.pk),

@@ -111,7 +111,8 @@ def table_stand(request, table_id: int):
 @require_POST
 def table_fill(request, table_id: int):
     level = request.POST.get("level") or None
-    return _call(request, table_id, services.table_fill_bots, table_id=table_id, level=level)
+    seat = _seat_number(request)
+    return _call(request, table_id, services.table_fill_bots, table_id=table_id, level=level, seat=seat)
 
 
 @login_required

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext as _
+
+from games.names import bot_name
 
 
 class Player(models.Model):
@@ -37,11 +38,15 @@ class Player(models.Model):
     def is_bot(self) -> bool:
         return self.user_id is None
 
+    def name_at(self, seat: int) -> str:
+        """The name at one seat: a bot is named for its seat as the table named it (机器人·甲（普通）)."""
+        return bot_name(seat, self.bot_level) if self.user_id is None else self.name
+
     @property
     def name(self) -> str:
         """Display name; callers list players with `select_related("user__profile")`."""
         if self.user_id is None:
-            return _("机器人 ({level})").format(level=self.bot_level)
+            return bot_name(None, self.bot_level)
         profile = getattr(self.user, "profile", None)
         return (profile.display_name if profile else "") or self.user.get_username()
 

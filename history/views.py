@@ -151,6 +151,7 @@ def match_detail(request, match_id: int):
                     {
                         "seat": w["seat"],
                         "player": seats[w["seat"]],
+                        "name": seats[w["seat"]].name_at(w["seat"]) if seats[w["seat"]] else "",
                         "pattern": pair(PATTERNS, w.get("pattern") or ""),
                         "value": w.get("value"),
                         "calc_url": link,
@@ -161,6 +162,7 @@ def match_detail(request, match_id: int):
                 "hand": hand,
                 "seats": seats,
                 "dealer": seats[hand.dealer],
+                "dealer_name": seats[hand.dealer].name_at(hand.dealer) if seats[hand.dealer] else "",
                 "winners": winners,
                 "payments": list(zip(seats, result["payments"], strict=True)) if result else None,
             }
@@ -179,7 +181,7 @@ def _stored_source(hand_id: int) -> tuple[Hand, ReplaySource]:
     players = {
         r.seat: r.player for r in HandRecord.objects.filter(hand=hand).select_related("player__user__profile")
     }
-    names = [players[s].name if s in players else _("座位 {}").format(s) for s in range(4)]
+    names = [players[s].name_at(s) if s in players else _("座位 {}").format(s) for s in range(4)]
     return hand, source_from_hand(hand, actions, names)
 
 

@@ -106,8 +106,9 @@ def table_stand(*, table_id: int, user) -> None:
         _bump(table, *fields)
 
 
-def table_fill_bots(*, table_id: int, user, level: str | None = None) -> int:
-    """Put a bot in every empty seat of a waiting table; returns how many were added."""
+def table_fill_bots(*, table_id: int, user, level: str | None = None, seat: int | None = None) -> int:
+    """Put a bot of `level` (the room's by default) in every empty seat of a waiting table, or only
+    in empty seat `seat` when given; returns how many were added."""
     require_user(user)
     with transaction.atomic():
         table = locked_table(table_id)
@@ -118,11 +119,13 @@ def table_fill_bots(*, table_id: int, user, level: str | None = None) -> int:
         level = level or table.room.bot_level
         if level not in bot_levels():
             raise ServiceError("bad_bot_level")
-        empty = [s for s in table.seats.all() if s.is_empty]
-        for seat in empty:
-            seat.is_bot = True
-            seat.bot_level = level
-            seat.save(update_fields=["is_bot", "bot_level"])
+        empty = [s for s in table.seats.all() if s.is_empty and (seat is None or s.index == seat)]
+        if seat is not None and not empty:
+            raise ServiceError("no_such_seat")
+        for target in empty:
+            target.is_bot = True
+            target.bot_level = level
+            target.save(update_fields=["is_bot", "bot_level"])
         if empty:
             _bump(table)
     return len(empty)

@@ -256,3 +256,24 @@ def test_import_refuses_an_oversized_file(client, db):
     response = client.post(reverse("history:import"), {"file": big})
     assert response.status_code == 400 and "larger than" in response.content.decode()
     assert "history_import" not in client.session
+
+
+def test_replay_match_and_leaderboard_name_bots_by_seat_with_their_level(client, played, settings):
+    _, match, hands = played  # bots at seats 1 and 3, level easy
+    replay = client.get(reverse("history:replay", args=[hands[0].pk]), {"step": hands[0].actions.count()})
+    page = replay.content.decode()
+    assert [s.name for s in replay.context["frame"].seats][1::2] == ["Bot B (easy)", "Bot D (easy)"]
+    settlement = re.search(r'data-testid="settlement".*', page, re.S).group(0)
+    assert "Bot B (easy)" in settlement and "Bot D (easy)" in settlement
+    rows = client.get(reverse("history:match", args=[match.pk])).context["rows"]
+    bot_dealt = [r for r in rows if r["hand"].dealer in (1, 3)]
+    assert bot_dealt and all(r["dealer_name"] == f"Bot {'ABCD'[r['hand'].dealer]} (easy)" for r in bot_dealt)
+    settings.HISTORY_LEADERBOARD_MIN_HANDS = 13
+    assert "Bot (easy)" in client.get(reverse("history:leaderboard")).content.decode()
+
+
+def test_replay_names_bots_in_chinese_for_a_chinese_reader(client, played):
+    _, _, hands = played
+    url = reverse("history:replay", args=[hands[0].pk])
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "机器人·乙（简单）" in page and "机器人·丁（简单）" in page and "机器人·甲" not in page
