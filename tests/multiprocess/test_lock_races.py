@@ -66,17 +66,28 @@ async def _until(predicate, what: str, timeout: float = 30) -> None:
         await asyncio.sleep(0.02)
 
 
-async def _race(cluster: Cluster, table_id: int, first, leave) -> int:
-    """Hold the table's row lock, queue `first()` then `leave()` behind it, release; returns the
-    Leave's HTTP status."""
-    with psycopg.connect(cluster.database.url, autocommit=False) as holder:
-        holder.execute("SELECT id FROM games_table WHERE id = %s FOR UPDATE", (table_id,))
-        await first()
-        await _until(lambda: _waiting_for_locks(cluster) >= 1, "the first action to wait for the lock")
-        leaving = asyncio.create_task(asyncio.to_thread(leave))
-        await _until(lambda: _waiting_for_locks(cluster) >= 2, "the Leave to queue behind it")
-        holder.commit()
-    return await leaving
+async def _race(cluster: Cluster, servers: list[DaphneServer], setup: dict, message: dict) -> tuple[int, int]:
+    """The winner's socket on daphne-0 sends `message` while a third connection holds the table's
+    row lock; once it waits for the lock, the next seat posts Leave to daphne-1 and queues behind
+    it; then the lock is released. Returns the leaving seat and the Leave's HTTP status."""
+    table_id, winner = setup["table_id"], setup["winner"]
+    leaver = (winner + 1) % 4
+    client = TableClient("winner@daphne-0", servers[0].ws_url, table_id, setup["sessions"][winner])
+    await client.connect()
+    try:
+        await client.wait_for_version(setup["version"])
+        with psycopg.connect(cluster.database.url, autocommit=False) as holder:
+            holder.execute("SELECT id FROM games_table WHERE id = %s FOR UPDATE", (table_id,))
+            await client.send({**message, "version": str(setup["version"])})
+            await _until(lambda: _waiting_for_locks(cluster) >= 1, "the first action to wait for the lock")
+            leaving = asyncio.create_task(
+                asyncio.to_thread(_post, servers[1], f"/table/{table_id}/stand/", setup["sessions"][leaver])
+            )
+            await _until(lambda: _waiting_for_locks(cluster) >= 2, "the Leave to queue behind it")
+            holder.commit()
+        return leaver, await leaving
+    finally:
+        await client.close()
 
 
 def _penalties(cluster: Cluster, hand_id: int, user_id: int) -> list[tuple[str, Decimal]]:
@@ -104,20 +115,8 @@ def _journal_sums(cluster: Cluster) -> list[Decimal]:
 
 async def test_a_leave_queued_behind_a_self_drawn_win_leaves_between_hands(cluster, servers):
     setup = cluster.seed("self_draw", room=ROOM)
-    table_id, winner = setup["table_id"], setup["winner"]
-    leaver = (winner + 1) % 4
-    client = TableClient("winner@daphne-0", servers[0].ws_url, table_id, setup["sessions"][winner])
-    await client.connect()
-    try:
-        await client.wait_for_version(setup["version"])
-        status = await _race(
-            cluster,
-            table_id,
-            lambda: client.send({"action": setup["win"], "version": str(setup["version"])}),
-            lambda: _post(servers[1], f"/table/{table_id}/stand/", setup["sessions"][leaver]),
-        )
-    finally:
-        await client.close()
+    table_id = setup["table_id"]
+    leaver, status = await _race(cluster, servers, setup, {"action": setup["win"]})
 
     assert status == 302, "the Leave was refused"
     hand_id, ended = _current_hand(cluster, table_id)
@@ -133,20 +132,8 @@ async def test_a_leave_queued_behind_a_self_drawn_win_leaves_between_hands(clust
 
 async def test_a_leave_queued_behind_the_next_deal_pays_the_penalty(cluster, servers):
     setup = cluster.seed("self_draw", room=ROOM, declare=True)
-    table_id, winner = setup["table_id"], setup["winner"]
-    leaver = (winner + 1) % 4
-    client = TableClient("winner@daphne-0", servers[0].ws_url, table_id, setup["sessions"][winner])
-    await client.connect()
-    try:
-        await client.wait_for_version(setup["version"])
-        status = await _race(
-            cluster,
-            table_id,
-            lambda: client.send({"command": "next_hand", "version": str(setup["version"])}),
-            lambda: _post(servers[1], f"/table/{table_id}/stand/", setup["sessions"][leaver]),
-        )
-    finally:
-        await client.close()
+    table_id = setup["table_id"]
+    leaver, status = await _race(cluster, servers, setup, {"command": "next_hand"})
 
     assert status == 302, "the Leave was refused"
     hand_id, ended = _current_hand(cluster, table_id)
