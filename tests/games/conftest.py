@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from django.test import Client
 
 from games import services
 from games.models import Room
@@ -34,3 +35,17 @@ def bot_table(room, alice):
     services.table_start(table_id=table.pk, user=alice)
     table.refresh_from_db()
     return table
+
+
+@pytest.fixture
+def client_for():
+    """A test client (signed in as `user`, if given) that answers a server error with a 500 page,
+    as a browser would see it, instead of raising."""
+
+    def make(user=None):
+        client = Client(raise_request_exception=False)
+        if user is not None:
+            client.force_login(user)
+        return client
+
+    return make

@@ -5,23 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
 from django.utils import translation
 
 from games import names, services
 
 from .helpers import play_until_ended
-
-
-@pytest.fixture
-def client_for():
-    def make(user=None):
-        client = Client(raise_request_exception=False)
-        if user is not None:
-            client.force_login(user)
-        return client
-
-    return make
 
 
 def test_each_seat_gets_its_own_name_and_the_level_in_both_languages():

@@ -12,17 +12,6 @@ from games.models import Room, Table
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def client_for():
-    def make(user=None):
-        client = Client(raise_request_exception=False)
-        if user is not None:
-            client.force_login(user)
-        return client
-
-    return make
-
-
 def test_lobby_lists_rooms_tables_and_seats(client_for, room, alice):
     table = services.table_create(room_id=room.pk, user=alice)
     html = client_for().get("/").content.decode()

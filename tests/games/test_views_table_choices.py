@@ -14,17 +14,6 @@ from games.services.table_settings import table_rules, table_timers
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def client_for():
-    def make(user=None):
-        client = Client(raise_request_exception=False)
-        if user is not None:
-            client.force_login(user)
-        return client
-
-    return make
-
-
 def form_data(**changes) -> dict:
     data = {
         "preset": "lazi",
