@@ -168,8 +168,9 @@ def test_visible_counts_kept_up_to_date_through_whole_hands():
             expected = [0] * 34
             for melds in state.melds:
                 for meld in melds:
-                    for tile in meld.tiles:
-                        expected[tile] += 1
+                    if meld.kind != "kong_concealed":  # face down: its kind is not public
+                        for tile in meld.tiles:
+                            expected[tile] += 1
             for river in state.rivers:
                 for r in river:
                     if not r.claimed:
@@ -179,3 +180,26 @@ def test_visible_counts_kept_up_to_date_through_whole_hands():
             seat = state.pending_seats()[0]
             state.apply(bot.choose(state, seat))
     assert checked > 200
+
+
+def test_another_seats_concealed_kong_shows_no_kind():
+    # A concealed kong lies face down: the reader knows a kong is there, never of what, so neither
+    # the copies it cannot see nor its reading of that seat depend on the kong's kind.
+    def table(kind: str) -> Table:
+        kong = Meld("kong_concealed", (t(kind),) * 4)
+        return Table("1m", melds=[[], [kong, pong("2p", 0), pong("7p", 2)], [], []])
+
+    reads = [
+        (defense.unseen_counts(x, 0), defense.read_threat(x, 0, 1), defense.group_reads(x, 0))
+        for x in (table("5s"), table("3p"), table("6z"))
+    ]
+    assert reads[0] == reads[1] == reads[2]
+    unseen = reads[0][0]
+    assert unseen[t("5s")] == unseen[t("3p")] == 4 and unseen[t("2p")] == 1
+    assert reads[0][1].suits == (False, True, False)
+
+
+def test_its_own_concealed_kong_is_seen_by_the_reader():
+    kong = Meld("kong_concealed", (t("5s"),) * 4)
+    table = Table("1m", melds=[[kong], [], [], []])
+    assert defense.unseen_counts(table, 0)[t("5s")] == 0

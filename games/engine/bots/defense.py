@@ -1,7 +1,9 @@
 """What a bot can read about its opponents, and how dangerous a discard is.
 
 Everything here uses public information only (melds, rivers, flowers, wall count, claim counts)
-plus the bot's own tiles, through `unseen`: the copies of each kind the bot cannot see.
+plus the bot's own tiles, through `unseen`: the copies of each kind the bot cannot see. Another
+seat's concealed kong lies face down (`GameState.view`): it shows that a kong is there, never its
+kind, so nothing here reads its tiles.
 
 Under Shanghai rules an opponent can only win with a qualifying pattern, so their melds say a lot:
 melds all in one suit (plus honours) point at 混一色 / 清一色 and make that suit and the honours
@@ -35,7 +37,8 @@ class Threat(NamedTuple):
 
 
 def visible_counts(state) -> list[int]:
-    """Copies of each of the 34 kinds everyone can see: declared melds and unclaimed river tiles.
+    """Copies of each of the 34 kinds everyone can see: declared melds (not concealed kongs, which
+    lie face down) and unclaimed river tiles.
 
     The same for every seat, and it only grows by river tiles between melds, so the answer for the
     last state read is kept and brought up to date: new river tiles are added, and any change in
@@ -70,8 +73,9 @@ def _visible(state) -> tuple[list[int], list[int]]:
     seen = [0] * 34
     for seat_melds in melds:
         for meld in seat_melds:
-            for t in meld.tiles:
-                seen[t] += 1
+            if meld.kind != _FACE_DOWN:
+                for t in meld.tiles:
+                    seen[t] += 1
     for river in rivers:
         for r in river:
             if not r.claimed:
@@ -82,11 +86,16 @@ def _visible(state) -> tuple[list[int], list[int]]:
 
 
 _VISIBLE: list = [None]
+_FACE_DOWN = "kong_concealed"  # a meld whose kind only its owner sees
 
 
 def unseen_counts(state, seat: int) -> list[int]:
-    """Copies of each of the 34 kinds that `seat` cannot see (in other hands or the wall)."""
+    """Copies of each of the 34 kinds that `seat` cannot see (in other hands, other seats'
+    concealed kongs or the wall)."""
     unseen = list(map(sub, _visible(state)[1], state.counts[seat]))
+    for meld in state.melds[seat]:
+        if meld.kind == _FACE_DOWN:  # its own concealed kong: known to this seat alone
+            unseen[meld.tiles[0]] -= 4
     if min(unseen) < 0:  # only a hand-built table can show more than four copies
         unseen = [n if n > 0 else 0 for n in unseen]
     return unseen
@@ -106,8 +115,9 @@ def group_reads(state, me: int) -> list[tuple[int, int, int, int]]:
             shed[tile // 9 if tile < 27 else 3] += 1
         kept = [0, 0, 0, 0]
         for meld in state.melds[other]:
-            tile = meld.tiles[0]
-            kept[tile // 9 if tile < 27 else 3] += 1
+            if meld.kind != _FACE_DOWN:
+                tile = meld.tiles[0]
+                kept[tile // 9 if tile < 27 else 3] += 1
         settled = len(river) >= 4
         reads.append(
             tuple(
@@ -175,6 +185,8 @@ def _hand_shape(state, other: int, melds) -> tuple[tuple[bool, bool, bool], bool
     suits_in: set[int] = set()
     has_chow = False
     for meld in melds:
+        if meld.kind == _FACE_DOWN:
+            continue  # any kind: it says nothing about the suit
         first = meld.tiles[0]
         if first < 27:
             suits_in.add(first // 9)
