@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from operator import sub
 from typing import NamedTuple
 
+from ..scoring.core import meld_hua
+
 # Threat by number of declared melds (more melds: closer to ready, and fewer tiles to hide).
 _MELD_THREAT = (0.0, 0.0, 0.2, 0.7, 1.0)
 _FULL_WALL = 80  # about the wall left after the deal and the flower replacements
@@ -210,6 +212,35 @@ def _hand_shape(state, other: int, melds) -> tuple[tuple[bool, bool, bool], bool
 
 
 _HAND_SHAPES: list = [None]
+
+
+def threat_value(state, other: int) -> float:
+    """Rough points a win of `other` pays per share (as `evaluate.plan_value` prices a plan), read
+    from its face-up melds and its flowers: honours only, 20; one suit and no honour meld (清一色
+    in the making) or one suit in pongs (混碰), 10; otherwise 2 + 花 (a face-down kong counts 2).
+    With no meld shown, 2 + flowers: nothing yet says the hand is expensive."""
+    melds = state.melds[other]
+    hua = len(state.flowers[other])
+    suits = set()
+    honours = chows = False
+    shown = 0
+    for meld in melds:
+        if meld.kind == _FACE_DOWN:
+            hua += 2
+            continue
+        shown += 1
+        hua += meld_hua(meld)
+        first = meld.tiles[0]
+        if first < 27:
+            suits.add(first // 9)
+        else:
+            honours = True
+        chows = chows or meld.kind == "chow"
+    if shown and not suits:
+        return 20.0
+    if len(suits) == 1 and (not honours or not chows):
+        return 10.0
+    return float(min(2 + hua, 10))
 
 
 def read_threats(state, me: int) -> list[Threat]:

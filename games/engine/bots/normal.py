@@ -179,8 +179,15 @@ class NormalBot:
             risk += 0.5 * chengbao_risk(pos.state, pos.seat, tile, pos.unseen, threats)
         return risk
 
-    def pick(self, pos: Position, options: list[ev.DiscardOption], threats) -> ev.DiscardOption:
-        """Offence (distance, then weighted useful tiles) against danger, scaled by distance.
+    def pick(
+        self,
+        pos: Position,
+        options: list[ev.DiscardOption],
+        threats,
+        cautions: tuple[float, ...] | None = None,
+    ) -> ev.DiscardOption:
+        """Offence (distance, then weighted useful tiles) against danger, scaled by distance
+        (`cautions`, per distance; the bot's own `caution` unless given).
 
         `options` are ranked best first (as `DiscardPlanner.rank` returns them), so the first has
         the top score among the closest discards."""
@@ -189,7 +196,8 @@ class NormalBot:
             return best
         top = best.score or 1.0
         step = best.shanten if best.shanten >= 0 else 0
-        caution = self.caution[step if step < len(self.caution) else -1]
+        cautions = cautions or self.caution
+        caution = cautions[step if step < len(cautions) else -1]
 
         if not caution:
             return best
