@@ -4,9 +4,10 @@ each pinned by a hand-made position: only the public attributes a bot reads are 
 import pytest
 
 from games.engine.actions import Action
+from games.engine.bots import defense
 from games.engine.bots.hard import HardBot
 from games.engine.bots.normal import NormalBot
-from tests.engine.test_bots_defense import Table, t
+from tests.engine.test_bots_defense import Table, chow, pong, t
 
 # Two equally close one-suit plans, characters and dots (234 + 67 in each), and a pair of honours
 # each: which suit the bot keeps is decided only by which tiles it expects to reach it.
@@ -35,3 +36,18 @@ def test_normal_counts_only_the_copies_it_cannot_see():
     assert NormalBot().choose(Table(TWO_SUITS, rivers=SHED_P, wall_remaining=70), 0) == Action(
         "discard", 0, t("2p")
     )
+
+
+# Seat 1 shows three melds in dots: 234p and 678p chows and a pong. With a pong of dots no honour
+# is shown, so the hand may be a 清一色 (10 points a share); with a pong of east winds it is a
+# 混一色 worth 2 + 1 花. The rivers and hard's own tiles are the same in both.
+PIN_QING = [chow("234p", 0), chow("678p", 0), pong("1p", 2)]
+PIN_HUN = [chow("234p", 0), chow("678p", 0), pong("1z", 2)]
+CHEAP_HAND = "2233556779m36p55z"  # a 混一色 of characters without 花: it pays 2 a share
+
+
+@pytest.mark.parametrize(("threat", "discard"), [(PIN_QING, "9m"), (PIN_HUN, "3p")])
+def test_gives_way_to_an_expensive_threat_and_pushes_against_a_cheap_one(threat, discard):
+    table = Table(CHEAP_HAND, melds=[[], threat, [], []], rivers=["", "", "9s1s", "2s8s"], wall_remaining=30)
+    assert defense.threat_value(table, 1) == (10.0 if threat is PIN_QING else 3.0)
+    assert HardBot().choose(table, 0) == Action("discard", 0, t(discard))
