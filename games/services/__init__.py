@@ -1,8 +1,8 @@
 """Every change of game state goes through these verbs (DESIGN.md §3)."""
 
 from .autoplay import table_cancel_autoplay
+from .changes import current_hand
 from .errors import MESSAGES, ServiceError
-from .locking import current_hand
 from .moderation import ban_player, room_close, table_close, unban_player
 from .play import clock_tick, load_state, table_act, table_next_hand, table_start
 from .presence import seat_connected, seat_disconnected, sweep_stale_presence, vouch_for

@@ -12,6 +12,8 @@ from games.models import Hand, Seat, Table
 from ledger.models import Penalty
 from ledger.services import post_hand_settlement
 
+from .changes import seats_of
+
 
 def seat_users(table: Table) -> list:
     """Who answers for each seat's money now: its person (also in 托管), or None for a bot."""
@@ -41,7 +43,7 @@ def vacate(table: Table, seat: Seat) -> list[str]:
 
 def first_person(table: Table) -> Seat | None:
     """The seat of the person in the lowest seat (who inherits the table from a leaving owner)."""
-    return next((seat for seat in table.seats.all() if seat.user_id is not None), None)
+    return next((seat for seat in seats_of(table) if seat.user_id is not None), None)
 
 
 def reset_seat_flags(seat: Seat) -> None:
@@ -73,7 +75,7 @@ def after_hand(table: Table, hand: Hand, now: datetime) -> None:
         # refill the bank (rules §7: reset to 0 when any of the four leaves).
         table.huangfan = 0
         changed.add("huangfan")
-    for seat in [s for s in table.seats.all() if s.leave_after_hand and s.user_id is not None]:
+    for seat in [s for s in seats_of(table) if s.leave_after_hand and s.user_id is not None]:
         changed.update(vacate(table, seat))
     if table.closing or not table.room.is_open:
         close_table(table, now)

@@ -18,10 +18,10 @@ from games.engine.rules import Rules
 from games.models import Room, Table
 from games.table_options import OPTIONS_BY_KEY, PRESET_NAMES
 
+from .changes import bump, locked_table, require_user
 from .errors import ServiceError
-from .locking import locked_table, require_user
 from .stakes import room_stakes
-from .tables import _bump, table_create
+from .tables import table_create
 
 # Invite codes: no 0/O, 1/I/L, so a code read aloud or copied by hand is not mistaken.
 INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -188,5 +188,5 @@ def table_change_settings(*, table_id: int, user, choices: TableChoices) -> Tabl
         if table.private and not table.invite_code:
             table.invite_code = new_invite_code()
             fields["invite_code"] = table.invite_code
-        _bump(table, *fields)
+        bump(table, *fields, lobby=True)
     return table
