@@ -179,19 +179,25 @@ def load(table: Table) -> GameState | None:
     return GameState.from_json({**deal, "actions": log})
 
 
-def append(table: Table, hand: Hand, state: GameState, *, by_clock: bool) -> None:
-    """Append the action `state` applied last to the hand's log: the table moves one version on and
-    the row records that version (so no action is ever logged without a new version)."""
-    action = state.actions[-1]
-    table.version += 1
-    Action.objects.create(
-        hand=hand,
-        seq=len(state.actions),
-        seat=action.seat,
-        action=str(action),
-        version=table.version,
-        by_clock=by_clock,
-    )
+def append(table: Table, hand: Hand, state: GameState, *, by_clock: bool, count: int = 1) -> None:
+    """Append the `count` actions `state` applied last to the hand's log (one INSERT): the table
+    moves one version on with each, and its row records that version (so no action is ever logged
+    without a new version)."""
+    first = len(state.actions) - count
+    rows = []
+    for seq, action in enumerate(state.actions[first:], start=first + 1):
+        table.version += 1
+        rows.append(
+            Action(
+                hand=hand,
+                seq=seq,
+                seat=action.seat,
+                action=str(action),
+                version=table.version,
+                by_clock=by_clock,
+            )
+        )
+    Action.objects.bulk_create(rows)
 
 
 def deal(table: Table, state: GameState, hand: Hand) -> None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from django.db import transaction
 
 from games.engine.bots import levels
+from games.errors import ServiceError
 from games.models import Seat, Table
 
 from .changes import bump, locked_table, require_user, user_seat
-from .errors import ServiceError
 
 TIMEOUTS_BEFORE_AUTOPLAY = 2
 TIMEOUTS = "timeouts"

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from games import store
 from games.engine.state import GameState
+from games.errors import ServiceError
 from games.models import Hand, Seat, Table
 
 from .broadcast import on_commit_table_changed
-from .errors import ServiceError
 
 
 def require_user(user) -> None:

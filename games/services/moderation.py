@@ -9,12 +9,12 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from games.errors import ServiceError
 from games.models import Room, Table
 from ledger.models import Ban
 
 from .broadcast import on_commit_close_user_sockets
 from .changes import bump, locked_table, user_seat
-from .errors import ServiceError
 from .presence import hand_in_progress
 from .readiness import remove_from_waiting_table
 from .settlement import close_table, vacate

@@ -19,16 +19,16 @@ from games.engine.actions import Action as EngineAction
 from games.engine.actions import RuleError
 from games.engine.bots import get_bot
 from games.engine.rules import Rules
+from games.engine.simulate import play_hand
 from games.engine.state import GameState
+from games.errors import ServiceError
 from games.models import Hand, Match, Seat, Table
-from history.services import record_finished_hand
 
 from .autoplay import bot_level_of, note_own_move, note_timeout, plays_itself
 from .changes import bump, current_hand, lock_table, locked_table, notify, require_user, seats_of, user_seat
-from .errors import ServiceError
 from .presence import expire_grace, grace_deadlines, mark_away_seats
 from .readiness import clear_check, expire_ready_checks, press_start
-from .settlement import after_hand
+from .settlement import after_hand, hand_finished
 from .stakes import require_agreed
 from .table_settings import table_rules, table_timers
 
@@ -129,7 +129,7 @@ def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: dateti
     hand.seed = state.reveal()["seed"]
     hand.ended = now
     hand.save(update_fields=["result", "seed", "ended"])
-    record_finished_hand(table=table, hand=hand)  # history: records and ratings (issue 6)
+    hand_finished(table, hand)  # history's records and ratings (issue 6), registered by its app
     table.scores = [int(a) + int(b) for a, b in zip(table.scores, result.payments, strict=True)]
     table.dealer = result.dealer_next
     table.huangfan = result.huangfan_next
@@ -144,10 +144,10 @@ def _save_hand_state(table: Table, state: GameState, *, lobby: bool = False) -> 
     notify(table, lobby=lobby or state.phase == "ended", state=state)
 
 
-def _deal(table: Table, match_id: int, number: int, now: datetime) -> GameState:
+def _deal(table: Table, match_id: int, number: int, now: datetime, seed: str | None = None) -> GameState:
     rules = rules_for(table)
     stake = table.stake or DEFAULT_STAKE
-    state = GameState.new(rules=rules, dealer=table.dealer, huangfan=table.huangfan, stake=stake)
+    state = GameState.new(rules=rules, dealer=table.dealer, huangfan=table.huangfan, stake=stake, seed=seed)
     hand = Hand.objects.create(
         match_id=match_id,
         number=number,
@@ -222,6 +222,32 @@ def table_next_hand(*, table_id: int, user, version=None) -> Table:
         state = _deal(table, hand.match_id, hand.number + 1, timezone.now())
         _save_hand_state(table, state)
     return table
+
+
+def table_play_bots_hand(*, table_id: int, seed: str, ended: datetime | None = None) -> Hand:
+    """Deal the next hand of a playing table's match from `seed` and let the room's bot play every
+    seat to the end at once, stored as the clock would store it (history's simulations, for tests
+    and benches: far faster than driving the clock). `ended`: when the hand counts as played."""
+    with transaction.atomic():
+        table = locked_table(table_id)
+        if table.status != Table.Status.PLAYING:
+            raise ServiceError("table_not_playing")
+        last = current_hand(table)
+        if last is not None and last.result is None:
+            raise ServiceError("hand_in_progress")
+        match = table.matches.order_by("-id").first()
+        if match is None:
+            raise ServiceError("table_not_playing")
+        number = last.number + 1 if last is not None and last.match_id == match.pk else 1
+        now = ended or timezone.now()
+        state = _deal(table, match.pk, number, now, seed=seed)
+        hand = current_hand(table)
+        play_hand(state, [get_bot(table.room.bot_level or "easy")] * 4)
+        store.append(table, hand, state, by_clock=True, count=len(state.actions))
+        _mark_changed(table, state, now, previous_phase=None)
+        _finish_hand_if_over(table, hand, state, now)
+        _save_hand_state(table, state)
+    return hand
 
 
 CLAIM_ANSWERS = frozenset({"pass", "chow", "pong", "exposed_kong", "win"})

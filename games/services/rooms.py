@@ -14,12 +14,12 @@ from django.db import transaction
 
 from games.engine.bots import levels as bot_levels
 from games.engine.rules import Rules
+from games.errors import ServiceError
 from games.models import Room, Table
 from games.table_options import PRESET_NAMES, TABLE_OPTION_KEYS
 
 from .broadcast import on_commit_lobby_changed
 from .changes import bump, locked_table
-from .errors import ServiceError
 from .moderation import room_close
 
 ROOM_FIELDS = (

@@ -6,6 +6,7 @@ so the hand's ledger entries commit or roll back together with its result.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from games.models import Hand, Seat, Table
@@ -13,6 +14,21 @@ from ledger.models import Penalty
 from ledger.services import post_hand_settlement
 
 from .changes import seats_of
+
+# Told of every hand that ends, inside the transaction that ends it: the history app registers its
+# `record_finished_hand` here (history/apps.py), so the game services never import history.
+_hand_listeners: list[Callable[..., object]] = []
+
+
+def on_hand_finished(listener: Callable[..., object]) -> None:
+    """Call `listener(table=..., hand=...)` for every hand that ends, inside its transaction."""
+    if listener not in _hand_listeners:
+        _hand_listeners.append(listener)
+
+
+def hand_finished(table: Table, hand: Hand) -> None:
+    for listener in _hand_listeners:
+        listener(table=table, hand=hand)
 
 
 def seat_users(table: Table) -> list:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from games.errors import ServiceError
 from games.models import Seat, Table
 
 from .changes import bump, locked_table, require_user, user_seat
-from .errors import ServiceError
 from .tables import table_stand
 
 

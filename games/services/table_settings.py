@@ -15,11 +15,11 @@ from typing import Any
 from django.db import transaction
 
 from games.engine.rules import Rules
+from games.errors import ServiceError
 from games.models import Room, Table
 from games.table_options import OPTIONS_BY_KEY, PRESET_NAMES
 
 from .changes import bump, locked_table, require_user
-from .errors import ServiceError
 from .stakes import room_stakes
 from .tables import table_create
 

@@ -10,13 +10,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine.bots import levels as bot_levels
+from games.errors import ServiceError
 from games.models import Room, Seat, Table
 from ledger.models import Penalty
 from ledger.services import is_banned
 
 from .broadcast import on_commit_table_changed
 from .changes import bump, locked_table, require_user, seats_of, user_seat
-from .errors import ServiceError
 from .presence import hand_in_progress, penalise
 from .readiness import remove_from_waiting_table
 from .settlement import vacate
