@@ -8,8 +8,14 @@ copy of the last state it saved of each table, so the next action there need not
 
 `lock` takes the Table row lock and reads the table with its room, current hand and seats;
 `table_with_seats` reads the same without the lock, with the seats' users and profiles (for a
-render). Both are plain ORM queries: the per-thread precompilation of issue 7 (`games/compiled.py`)
-is gone, measured against it by `bench/ws_load.py --compare` (README, issue 12).
+render).
+
+These statements run on every action, and are sent precompiled (`games.store._sql`, private to the
+store): with plain ORM queries one action cost 10.8 ms of CPU in the services (`bench/service_bench.py
+--tables 20 --actions 600`, SQLite) against 6.3 ms precompiled, and the server 26.0 ms per action
+against 15.8 ms (`bench/ws_load.py --tables 100 --pace 2 --duration 20 --processes 1`, PostgreSQL,
+two runs each side by side on a shared host, 2026-12-02); building the queries was most of the
+difference.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 
 from django.db import transaction
+from django.utils import timezone
 
 from games.engine.actions import Action as EngineAction
 from games.engine.actions import RuleError
@@ -29,7 +36,12 @@ from games.engine.state import GameState
 from games.engine.tiles import Tile
 from games.models import Action, Hand, Seat, Table
 
+from . import _sql
+
 MAX_TABLES = 2000  # tables whose last saved state this process remembers (a pickled state is a few kB)
+
+# One appended Action row.
+ACTION_FIELDS = ("hand", "seq", "seat", "action", "version", "by_clock", "created")
 
 # What saving a hand's progress writes on the Table row.
 STATE_FIELDS = (
@@ -61,28 +73,48 @@ def lock(table_id: int, *, skip_locked: bool = False, **conditions) -> Table | N
     and charge or spare a leaving player wrongly (tests/multiprocess/test_lock_races.py).
 
     The seats (in index order) are `seats(table)`, each seat's `table` that same Table object."""
-    locked = (
+    names = tuple(sorted(conditions))
+    locked = _sql.select(
+        ("lock", skip_locked, names),
+        lambda pk, *values: _lock_row(pk, skip_locked, dict(zip(names, values, strict=True))),
+        [table_id, *(conditions[name] for name in names)],
+    )
+    if not locked:
+        return None
+    rows = _sql.select(("locked_seats",), _locked_seat_rows, [table_id])
+    return _with_seats(rows[0].table, rows)  # every table has its four seats from `table_create`
+
+
+def _lock_row(table_id: int, skip_locked: bool, conditions: dict):
+    """The locking statement: the Table row alone (nothing joined, see `lock`)."""
+    return (
         Table.objects.select_for_update(skip_locked=skip_locked)
         .filter(pk=table_id, **conditions)
-        .values_list("pk", flat=True)
+        .only("pk")
         .order_by()[:1]
     )
-    if not list(locked):
-        return None
-    rows = list(
+
+
+def _locked_seat_rows(table_id: int):
+    """The table's seats in index order, each row carrying the table with its room and hand."""
+    return (
         Seat.objects.filter(table_id=table_id).select_related("table__room", "table__hand").order_by("index")
     )
-    return _with_seats(rows[0].table, rows)  # every table has its four seats from `table_create`
+
+
+def _render_seat_rows(table_id: int):
+    """The table's seats in index order with the table, its room, their users and profiles."""
+    return (
+        Seat.objects.select_related("table__room", "user__profile")
+        .filter(table_id=table_id)
+        .order_by("index")
+    )
 
 
 def table_with_seats(table_id: int) -> tuple[Table | None, list[Seat] | None]:
     """The table, its room, seats, their users and profiles in one query, without a lock (for a
     render); (None, None) when there is no such table."""
-    rows = list(
-        Seat.objects.select_related("table__room", "user__profile")
-        .filter(table_id=table_id)
-        .order_by("index")
-    )
+    rows = _sql.select(("render_seats",), _render_seat_rows, [table_id])
     if not rows:
         return Table.objects.select_related("room").filter(pk=table_id).first(), None
     table = _with_seats(rows[0].table, rows)
@@ -180,24 +212,16 @@ def load(table: Table) -> GameState | None:
 
 
 def append(table: Table, hand: Hand, state: GameState, *, by_clock: bool, count: int = 1) -> None:
-    """Append the `count` actions `state` applied last to the hand's log (one INSERT): the table
+    """Append the `count` actions `state` applied last to the hand's log, one INSERT each: the table
     moves one version on with each, and its row records that version (so no action is ever logged
     without a new version)."""
     first = len(state.actions) - count
-    rows = []
+    now = timezone.now()  # `created`, the row's auto_now_add
     for seq, action in enumerate(state.actions[first:], start=first + 1):
         table.version += 1
-        rows.append(
-            Action(
-                hand=hand,
-                seq=seq,
-                seat=action.seat,
-                action=str(action),
-                version=table.version,
-                by_clock=by_clock,
-            )
+        _sql.insert(
+            Action, ACTION_FIELDS, (hand.pk, seq, action.seat, str(action), table.version, by_clock, now)
         )
-    Action.objects.bulk_create(rows)
 
 
 def deal(table: Table, state: GameState, hand: Hand) -> None:
@@ -211,7 +235,7 @@ def save(table: Table, state: GameState) -> None:
     deal is kept, only the log's length changes), and keep a copy of `state` once the transaction
     commits. Nothing may change `state` afterwards (it is handed over to the broadcast)."""
     table.state = {**table.state, "moves": len(state.actions)}
-    table.save(update_fields=STATE_FIELDS)
+    _sql.save_fields(table, STATE_FIELDS)
     _remember(table, state)
 
 
