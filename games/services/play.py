@@ -28,9 +28,9 @@ from .autoplay import bot_level_of, note_own_move, note_timeout, plays_itself
 from .changes import bump, current_hand, lock_table, locked_table, notify, require_user, seats_of, user_seat
 from .presence import expire_grace, grace_deadlines, mark_away_seats
 from .readiness import clear_check, expire_ready_checks, press_start
+from .room_settings import bot_delay, bot_level, table_rules, table_timers
 from .settlement import after_hand, hand_finished
 from .stakes import require_agreed
-from .table_settings import table_rules, table_timers
 
 log = logging.getLogger(__name__)
 
@@ -102,8 +102,7 @@ def _reschedule(table: Table, state: GameState) -> None:
     pending = list(state.pending_seats())
     candidates = []
     if any(plays_itself(seats[s]) for s in pending):
-        delay = timedelta(seconds=float(table.room.bot_delay))
-        candidates.append((table.changed or timezone.now()) + delay)
+        candidates.append((table.changed or timezone.now()) + bot_delay(table))
     if any(not plays_itself(seats[s]) for s in pending) and table.turn_deadline is not None:
         candidates.append(table.turn_deadline)
     candidates += grace_deadlines(table)
@@ -242,7 +241,7 @@ def table_play_bots_hand(*, table_id: int, seed: str, ended: datetime | None = N
         now = ended or timezone.now()
         state = _deal(table, match.pk, number, now, seed=seed)
         hand = current_hand(table)
-        play_hand(state, [get_bot(table.room.bot_level or "easy")] * 4)
+        play_hand(state, [get_bot(bot_level(table) or "easy")] * 4)
         store.append(table, hand, state, by_clock=True, count=len(state.actions))
         _mark_changed(table, state, now, previous_phase=None)
         _finish_hand_if_over(table, hand, state, now)
@@ -359,8 +358,7 @@ def _tick_table(table_id: int, now: datetime) -> int:
         seats = _seats(table)
         applied = 0
         for _ in range(MAX_CLOCK_STEPS):
-            delay = timedelta(seconds=float(table.room.bot_delay))
-            bot_due = table.changed is None or table.changed + delay <= now
+            bot_due = table.changed is None or table.changed + bot_delay(table) <= now
             human_due = table.turn_deadline is not None and table.turn_deadline <= now
             phase = state.phase
             moved = False

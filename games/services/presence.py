@@ -28,6 +28,7 @@ from ledger.models import Penalty
 from ledger.services import issue_penalty
 
 from .changes import bump, current_hand, lock_table, locked_table, seats_of, user_seat
+from .room_settings import grace_period
 from .settlement import seat_users
 
 AWAY = "away"
@@ -63,7 +64,7 @@ def is_away(seat: Seat) -> bool:
 
 def grace_deadlines(table: Table) -> list[datetime]:
     """When each away seat's grace period ends (for the clock's next look at the table)."""
-    grace = timedelta(seconds=table.room.grace_period)
+    grace = grace_period(table)
     return [seat.away_since + grace for seat in seats_of(table) if is_away(seat)]
 
 
@@ -75,7 +76,7 @@ def expire_grace(table: Table, now: datetime) -> bool:
     hand = hand_in_progress(table)
     if hand is None:
         return False
-    grace = timedelta(seconds=table.room.grace_period)
+    grace = grace_period(table)
     expired = [seat for seat in seats_of(table) if is_away(seat) and seat.away_since + grace <= now]
     for seat in expired:
         penalise(table, seat, hand, Penalty.Kind.DISCONNECT)
@@ -120,7 +121,7 @@ def _mark_disconnected(table: Table, seat: Seat, now: datetime) -> None:
     if playing and seat.away_since is None and seat.autoplay_reason != AWAY:
         seat.away_since = now
         fields.append("away_since")
-        due = now + timedelta(seconds=table.room.grace_period)
+        due = now + grace_period(table)
         if hand_in_progress(table) is not None and (table.deadline is None or due < table.deadline):
             table.deadline = due
             table.save(update_fields=["deadline"])

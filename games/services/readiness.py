@@ -7,7 +7,7 @@ The check's deadline is the Table's `deadline` row, enforced by the same clock a
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -15,6 +15,7 @@ from django.utils import timezone
 from games.models import Seat, Table
 
 from .changes import bump, lock_table, seats_of
+from .room_settings import ready_timeout
 from .settlement import first_person, reset_seat_flags
 
 
@@ -30,7 +31,7 @@ def press_start(table: Table, seat: Seat, now: datetime) -> bool:
     if all(s.ready for s in people):
         return True
     if table.deadline is None:
-        table.deadline = now + timedelta(seconds=table.room.ready_timeout)
+        table.deadline = now + ready_timeout(table)
     return False
 
 

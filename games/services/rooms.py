@@ -69,7 +69,7 @@ def check_room_settings(values: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(options, dict):
         raise RoomSettingsError("rules_options", 'An object of house options, e.g. {"menqing": "lezi"}.')
     try:
-        Rules.from_json({**options, "preset": out["preset"]})
+        Rules.of_preset(out["preset"], options)
     except (ValueError, TypeError) as error:
         raise RoomSettingsError("rules_options", f"Not valid for this preset: {error}") from None
     stakes = out["stakes"]

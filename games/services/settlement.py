@@ -14,6 +14,7 @@ from ledger.models import Penalty
 from ledger.services import post_hand_settlement
 
 from .changes import seats_of
+from .room_settings import bot_level
 
 # Told of every hand that ends, inside the transaction that ends it: the history app registers its
 # `record_finished_hand` here (history/apps.py), so the game services never import history.
@@ -45,7 +46,7 @@ def vacate(table: Table, seat: Seat) -> list[str]:
     user_id = seat.user_id
     seat.user = None
     seat.is_bot = True
-    seat.bot_level = table.room.bot_level
+    seat.bot_level = bot_level(table)
     reset_seat_flags(seat)
     seat.save()
     table.huangfan = 0

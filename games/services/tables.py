@@ -19,6 +19,7 @@ from .broadcast import on_commit_table_changed
 from .changes import bump, locked_table, require_user, seats_of, user_seat
 from .presence import hand_in_progress, penalise
 from .readiness import remove_from_waiting_table
+from .room_settings import bot_level
 from .settlement import vacate
 
 
@@ -110,7 +111,7 @@ def table_fill_bots(*, table_id: int, user, level: str | None = None, seat: int 
             raise ServiceError("table_not_waiting")
         if user_seat(table, user) is None:
             raise ServiceError("not_seated")
-        level = level or table.room.bot_level
+        level = level or bot_level(table)
         if level not in bot_levels():
             raise ServiceError("bad_bot_level")
         empty = [s for s in seats_of(table) if s.is_empty and (seat is None or s.index == seat)]
