@@ -57,8 +57,7 @@ def main() -> None:
 
 
 def run(args, User) -> None:
-    from games import services
-    from games.engine.state import GameState
+    from games import services, store
     from games.models import Room, Table
 
     room = Room.objects.create(name="Bench", bot_delay=Decimal("0"), discard_timeout=600, claim_timeout=600)
@@ -80,7 +79,7 @@ def run(args, User) -> None:
     acts = deals = 0
     for i in range(args.actions):
         table = Table.objects.get(pk=tables[i % len(tables)])
-        state = GameState.from_json(table.state)
+        state = store.load(table)
         if state.phase == "ended":
             t0 = time.process_time()
             services.table_next_hand(table_id=table.pk, user=users[0], version=table.version)

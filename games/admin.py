@@ -8,7 +8,7 @@ from django import forms
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
-from games.engine.state import GameState
+from games import store
 from games.forms import OPTION_PREFIX, option_field, options_from
 from games.table_options import DEFAULTS, OPTIONS, PRESET_NAMES, ROOM_NUMBERS
 
@@ -180,7 +180,7 @@ class TableAdmin(admin.ModelAdmin):
         """The spectator's view only: the wall and every concealed hand stay hidden, even from staff."""
         if not obj.state:
             return "—"
-        view = GameState.from_json(obj.state).view(None)
+        view = store.load(obj).view(None)
         return format_html("<pre>{}</pre>", json.dumps(view, ensure_ascii=False, indent=1)[:20000])
 
     @admin.display(description="操作记录 Action log (current match)")

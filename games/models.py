@@ -80,9 +80,10 @@ class Table(models.Model):
     """Four seats and the hand being played there.
 
     `version` grows by one with every change; clients send it back with each action so that a stale
-    action is refused. `state` is the engine's full JSON of the current hand (hidden information: it
-    never leaves the server) and `hand` its row, kept on the table so that finding the current hand
-    needs no join over matches. `deadline` is when the clock must next look at this table.
+    action is refused. `state` is how the current hand was dealt and how many actions its log holds
+    (hidden information: it never leaves the server); the log is the hand's `Action` rows, and only
+    `games.store` reads or writes either. `hand` is the hand's row, kept on the table so that finding
+    the current hand needs no join over matches. `deadline` is when the clock must next look at this table.
     """
 
     class Status(models.TextChoices):

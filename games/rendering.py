@@ -11,7 +11,6 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from functools import lru_cache
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.db import DEFAULT_DB_ALIAS, connections
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -19,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from games import compiled, fragments, names
+from games import fragments, names, store
 from games.engine.bots import levels as bot_levels
 from games.engine.state import GameState
 from games.engine.tiles import format_tiles, parse_tiles
@@ -355,7 +354,7 @@ def seed_version(table_id: int, version: int, state: GameState, hand_number: int
     this one (`_version_data` compares), so a seed can never stand in for something else."""
     found = _versions.get(table_id)
     if found is None or found.version < version:
-        _store_version(table_id, _VersionData(version, state.to_json(), state, hand_number))
+        _store_version(table_id, _VersionData(version, store.state_json(state), state, hand_number))
 
 
 broadcast.on_saved_state(seed_version)
@@ -485,78 +484,6 @@ def csrf_token_for(csrf_cookie: str | None) -> str:
     return get_token(request)
 
 
-def _render_seat_rows(table_id: int):
-    return (
-        Seat.objects.select_related("table__room", "user__profile")
-        .filter(table_id=table_id)
-        .order_by("index")
-    )
-
-
-class _SeatsQuery:
-    """The seats of one table with their table, room, users and profiles: one query compiled once per
-    thread (`games.compiled.prepared`; compiling it was a third of a render's ORM time under load),
-    then turned into model instances the way Django's own iterator does. Every row carries the same
-    table and room: they are built from the first row only and shared by all seats (as
-    `_load_table` always did with the per-row copies)."""
-
-    _local = threading.local()
-
-    def __init__(self) -> None:
-        self.query = query = compiled.prepared(("render_seats",), _render_seat_rows, [0])
-        self.table_populators = [p for p in query.populators if p.model_cls is Table]
-        self.other_populators = [p for p in query.populators if p.model_cls is not Table]
-        if len(self.table_populators) != 1:
-            raise RuntimeError("the seats query should select one table per row")
-        # Rows after the first skip the table's and room's columns (the game state's JSON among
-        # them): unused.
-        klass_info = query.compiler.klass_info
-        table_info = next(info for info in klass_info["related_klass_infos"] if info["model"] is Table)
-        table_columns = set(_selected_columns(table_info))
-        self.seat_converters = {i: c for i, c in query.converters.items() if i not in table_columns}
-
-    @classmethod
-    def run(cls, table_id: int) -> list[Seat]:
-        seats_query = getattr(cls._local, "query", None)
-        if seats_query is None:
-            seats_query = cls._local.query = cls()
-        query = seats_query.query
-        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-            cursor.execute(query.sql, query.params_for([table_id]))
-            rows = cursor.fetchall()
-        if rows:
-            convert = query.compiler.apply_converters
-            rows = [*convert(rows[:1], query.converters), *convert(rows[1:], seats_query.seat_converters)]
-        seats = []
-        table = None
-        for row in rows:
-            seat = Seat.from_db(DEFAULT_DB_ALIAS, query.init_list, row[query.own])
-            if table is None:
-                seats_query.table_populators[0].populate(row, seat)
-                table = seat.table
-            else:
-                seat.table = table
-            for populator in seats_query.other_populators:
-                populator.populate(row, seat)
-            seats.append(seat)
-        return seats
-
-
-def _selected_columns(klass_info: dict):
-    """The select positions of a `klass_info`'s model and of the models selected through it."""
-    yield from klass_info["select_fields"]
-    for related in klass_info.get("related_klass_infos", ()):
-        yield from _selected_columns(related)
-
-
-def _load_table(table_id: int) -> tuple[Table | None, list[Seat] | None]:
-    """The table, its room, seats, users and profiles in one query (a table always has its seats)."""
-    seats = _SeatsQuery.run(table_id)
-    if not seats:
-        return Table.objects.select_related("room").filter(pk=table_id).first(), None
-    return seats[0].table, seats
-
-
 _loaded: dict[int, tuple[Table, list[Seat] | None]] = {}
 _table_locks: dict[int, threading.Lock] = {}
 
@@ -595,7 +522,7 @@ def _table_for_update(table_id: int, version: int | None, created) -> tuple[Tabl
 
 def _read_table(table_id: int) -> tuple[Table | None, list[Seat] | None]:
     """Read the table, prepare its version's shared data, and offer the read to other viewers."""
-    table, seats = _load_table(table_id)
+    table, seats = store.table_with_seats(table_id)
     if table is None:
         return None, None
     _version_data(table)

@@ -1,7 +1,7 @@
 """Recording finished hands and updating ratings: the history app's only writes.
 
-`record_finished_hand(table=..., hand=...)` is called by `games.services.play` inside the transaction
-that ends a hand, so a hand's records and rating changes commit (or roll back) with the hand itself.
+`record_finished_hand(table=..., hand=...)` is registered with `games.services.on_hand_finished`
+(history/apps.py) and called inside the transaction that ends a hand, so a hand's records and rating changes commit (or roll back) with the hand itself.
 Recording is idempotent: a hand already recorded is left alone (`history_backfill` relies on it).
 
 Who a seat belongs to: the seat's occupant when the hand ends — the person sitting there (also while
@@ -178,7 +178,7 @@ def record_hand(*, hand, sitters: Sequence[Sitter], room_id: int) -> bool:
 
 
 def record_finished_hand(*, table, hand) -> bool:
-    """The hook `games.services.play` calls when a hand ends (inside its transaction)."""
+    """Called by the game services when a hand ends (inside its transaction; history/apps.py)."""
     sitters = sitters_of_seats(table.seats.all(), table.room.bot_level)
     return record_hand(hand=hand, sitters=sitters, room_id=table.room_id)
 

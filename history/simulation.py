@@ -1,9 +1,8 @@
-"""Write bot-played hands into the database the way `games.services.play` does (for tests and bench).
+"""Bot-played hands stored at a table, for tests and benches: far faster than driving the clock.
 
-Each hand is played by the engine's bots from a reproducible seed, then stored as the services store
-it — a `Hand` row (commitment at the deal; result, revealed seed and end time at the end), its
-`Action` log, the table's running scores and next dealer, the hand's ledger settlement — and handed
-to the same end-of-hand hook (`record_finished_hand`). Far faster than driving the clock, and the rows are the same.
+Each hand is dealt from a reproducible seed and played by the room's bot through the game services
+(`table_play_bots_hand`), so its rows — the Hand, its Action log, the table's scores and next dealer,
+the ledger's settlement, history's records and ratings — are exactly the ones a played hand leaves.
 """
 
 from __future__ import annotations
@@ -11,15 +10,8 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime
 
-from django.db import transaction
-from django.utils import timezone
-
-from games.engine.bots import get_bot
-from games.engine.simulate import play_hand
-from games.engine.state import GameState
-from games.models import Action, Hand, Match, Room, Seat, Table
-
-from .services import record_finished_hand
+from games.models import Hand, Match, Room, Seat, Table
+from games.services import table_play_bots_hand
 
 
 def seated_table(room: Room, users: list) -> tuple[Table, Match]:
@@ -35,48 +27,10 @@ def seated_table(room: Room, users: list) -> tuple[Table, Match]:
     return table, match
 
 
-def play_stored_hand(
-    table: Table, match: Match, number: int, seed: str, ended: datetime | None = None
-) -> Hand:
-    """Play one hand with bots in every seat and store it as the services would."""
-    import games.services  # noqa: F401  (loaded before ledger.services, which it imports in turn)
-    from games.services.table_settings import table_rules
-    from ledger.services import post_hand_settlement
-
-    rules = table_rules(table)
-    state = GameState.new(rules, dealer=table.dealer or 0, huangfan=table.huangfan, stake=1, seed=seed)
-    with transaction.atomic():
-        hand = Hand.objects.create(
-            match=match,
-            number=number,
-            commitment=state.commitment,
-            rules=rules.to_json(),
-            dealer=state.dealer,
-            huangfan=state.huangfan,
-            stake=state.stake,
-        )
-        play_hand(state, [get_bot(table.room.bot_level or "easy") for _ in range(4)])
-        version = table.version
-        Action.objects.bulk_create(
-            [
-                Action(hand=hand, seq=i, seat=a.seat, action=str(a), version=version + i, by_clock=True)
-                for i, a in enumerate(state.actions, start=1)
-            ]
-        )
-        result = state.result
-        hand.result = result.to_json()
-        hand.seed = state.reveal()["seed"]
-        hand.ended = ended or timezone.now()
-        hand.save(update_fields=["result", "seed", "ended"])
-        table.version = version + len(state.actions)
-        table.scores = [int(a) + int(b) for a, b in zip(table.scores, result.payments, strict=True)]
-        table.dealer = result.dealer_next
-        table.huangfan = result.huangfan_next
-        table.hand = hand
-        table.save(update_fields=["version", "scores", "dealer", "huangfan", "hand"])
-        record_finished_hand(table=table, hand=hand)
-        seats = sorted(table.seats.select_related("user"), key=lambda seat: seat.index)
-        post_hand_settlement(hand=hand, seat_users=[seat.user if seat.user_id else None for seat in seats])
+def play_stored_hand(table: Table, seed: str, ended: datetime | None = None) -> Hand:
+    """Play the table's next hand with bots in every seat, stored as the services store it."""
+    hand = table_play_bots_hand(table_id=table.pk, seed=seed, ended=ended)
+    table.refresh_from_db()
     return hand
 
 
@@ -84,8 +38,6 @@ def play_stored_hands(table: Table, match: Match, count: int, seed: str = "histo
     """`count` hands in a row at one table, seeds derived from `seed`; each ends when it is written."""
     first = (match.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     return [
-        play_stored_hand(
-            table, match, first + i, hashlib.sha256(f"{seed}:{table.pk}:{first + i}".encode()).hexdigest()
-        )
+        play_stored_hand(table, hashlib.sha256(f"{seed}:{table.pk}:{first + i}".encode()).hexdigest())
         for i in range(count)
     ]

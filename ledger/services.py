@@ -13,7 +13,7 @@ from decimal import ROUND_DOWN, Decimal
 from django.db import transaction
 from django.db.models import Sum
 
-from games.services.errors import ServiceError
+from games.errors import ServiceError
 
 from .models import ZERO, Account, Ban, Journal, LedgerEntry, Penalty
 

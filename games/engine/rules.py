@@ -60,6 +60,16 @@ class Rules:
         return asdict(self)
 
     @classmethod
+    def of_preset(cls, preset: str | None, *options: dict | None) -> Rules:
+        """The rules of `preset` (standard when None) with house options laid over it, later layers
+        winning (a room's, then a table's): the one place a preset and options become `Rules`.
+        Raises ValueError for an unknown option or value."""
+        chosen: dict = {}
+        for layer in options:
+            chosen.update(layer or {})
+        return cls.from_json({**chosen, "preset": preset or "standard"})
+
+    @classmethod
     def from_json(cls, d: Any) -> Rules:
         if not isinstance(d, dict):
             raise ValueError(f"rules must be a JSON object, not {type(d).__name__}")

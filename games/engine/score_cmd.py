@@ -47,7 +47,7 @@ def parse_case(case: Any) -> tuple[str, WinContext, Rules]:
         options = case.get("options", {})
         if not isinstance(options, dict) or "preset" in options:
             raise CaseError("options must be an object of room options (the preset is its own field)")
-        rules = Rules.from_json({"preset": case.get("preset", "standard"), **options})
+        rules = Rules.of_preset(case.get("preset", "standard"), options)
         hand = _tiles(case.get("hand"), "hand")
         if any(is_flower(t) for t in hand):
             raise CaseError("flowers belong in 'flowers', not in 'hand'")

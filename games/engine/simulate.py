@@ -161,7 +161,7 @@ def _rules_from_args(preset: str | None, options: str | None) -> tuple[Rules | N
     if "preset" in chosen:
         return None, "give the preset with --preset, not inside --options"
     try:
-        return Rules.from_json({"preset": preset or "standard", **chosen}), ""
+        return Rules.of_preset(preset, chosen), ""
     except ValueError as exc:
         return None, str(exc)
 

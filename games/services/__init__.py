@@ -1,11 +1,13 @@
 """Every change of game state goes through these verbs (DESIGN.md §3)."""
 
+from games.errors import MESSAGES, ServiceError
+
 from .autoplay import table_cancel_autoplay
-from .errors import MESSAGES, ServiceError
-from .locking import current_hand
+from .changes import current_hand
 from .moderation import ban_player, room_close, table_close, unban_player
-from .play import clock_tick, load_state, table_act, table_next_hand, table_start
+from .play import clock_tick, load_state, table_act, table_next_hand, table_play_bots_hand, table_start
 from .presence import seat_connected, seat_disconnected, sweep_stale_presence, vouch_for
+from .settlement import on_hand_finished
 from .stakes import table_accept_stake, table_refuse_stake, table_set_stake
 from .tables import table_create, table_fill_bots, table_remove_bot, table_sit, table_stand
 
@@ -16,6 +18,8 @@ __all__ = [
     "clock_tick",
     "current_hand",
     "load_state",
+    "on_hand_finished",
+    "table_play_bots_hand",
     "room_close",
     "seat_connected",
     "seat_disconnected",

@@ -10,11 +10,10 @@ from __future__ import annotations
 from django.db import transaction
 
 from games.engine.bots import levels
+from games.errors import ServiceError
 from games.models import Seat, Table
 
-from .broadcast import on_commit_table_changed
-from .errors import ServiceError
-from .locking import locked_table, require_user, user_seat
+from .changes import bump, locked_table, require_user, user_seat
 
 TIMEOUTS_BEFORE_AUTOPLAY = 2
 TIMEOUTS = "timeouts"
@@ -67,7 +66,5 @@ def table_cancel_autoplay(*, table_id: int, user) -> Table:
         seat.timeouts = 0
         seat.away_since = None
         seat.save(update_fields=["autoplay", "autoplay_reason", "timeouts", "away_since"])
-        table.version += 1
-        table.save(update_fields=["version"])
-        on_commit_table_changed(table.pk, table.version)
+        bump(table)
     return table

@@ -9,16 +9,15 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from games.errors import ServiceError
 from games.models import Room, Table
 from ledger.models import Ban
 
 from .broadcast import on_commit_close_user_sockets
-from .errors import ServiceError
-from .locking import locked_table, user_seat
+from .changes import bump, locked_table, user_seat
 from .presence import hand_in_progress
 from .readiness import remove_from_waiting_table
 from .settlement import close_table, vacate
-from .tables import _bump
 
 
 def ban_player(*, user, reason: str, by=None) -> Ban:
@@ -53,7 +52,7 @@ def _stand_up_banned(table_id: int, user) -> None:
         fields = []
     else:  # between hands: stand up now
         fields = vacate(table, seat)
-    _bump(table, *fields)
+    bump(table, *fields, lobby=True)
 
 
 def unban_player(*, user, by=None) -> int:
@@ -70,10 +69,10 @@ def table_close(*, table_id: int) -> Table:
             return table
         if hand_in_progress(table) is None:
             close_table(table, timezone.now())
-            _bump(table, "status", "deadline", "turn_deadline", "closing")
+            bump(table, "status", "deadline", "turn_deadline", "closing", lobby=True)
         else:
             table.closing = True
-            _bump(table, "closing")
+            bump(table, "closing", lobby=True)
     return table
 
 

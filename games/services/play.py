@@ -14,25 +14,23 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games import compiled
+from games import store
 from games.engine.actions import Action as EngineAction
 from games.engine.actions import RuleError
 from games.engine.bots import get_bot
 from games.engine.rules import Rules
+from games.engine.simulate import play_hand
 from games.engine.state import GameState
-from games.models import Action, Hand, Match, Seat, Table
-from history.services import record_finished_hand
+from games.errors import ServiceError
+from games.models import Hand, Match, Seat, Table
 
-from . import statecache
 from .autoplay import bot_level_of, note_own_move, note_timeout, plays_itself
-from .broadcast import on_commit_table_changed
-from .errors import ServiceError
-from .locking import current_hand, lock_table, locked_table, require_user, user_seat
+from .changes import bump, current_hand, lock_table, locked_table, notify, require_user, seats_of, user_seat
 from .presence import expire_grace, grace_deadlines, mark_away_seats
 from .readiness import clear_check, expire_ready_checks, press_start
-from .settlement import after_hand
+from .room_settings import bot_delay, bot_level, table_rules, table_timers
+from .settlement import after_hand, hand_finished
 from .stakes import require_agreed
-from .table_settings import table_rules, table_timers
 
 log = logging.getLogger(__name__)
 
@@ -48,11 +46,12 @@ def rules_for(table: Table) -> Rules:
 
 
 def load_state(table: Table) -> GameState | None:
-    return GameState.from_json(table.state) if table.state else None
+    """The engine state of the table's current hand (None before the first deal)."""
+    return store.load(table)
 
 
 def _seats(table: Table) -> dict[int, Seat]:
-    return {seat.index: seat for seat in table.seats.all()}
+    return {seat.index: seat for seat in seats_of(table)}
 
 
 def parse_action(action, seat_index: int | None) -> EngineAction:
@@ -103,8 +102,7 @@ def _reschedule(table: Table, state: GameState) -> None:
     pending = list(state.pending_seats())
     candidates = []
     if any(plays_itself(seats[s]) for s in pending):
-        delay = timedelta(seconds=float(table.room.bot_delay))
-        candidates.append((table.changed or timezone.now()) + delay)
+        candidates.append((table.changed or timezone.now()) + bot_delay(table))
     if any(not plays_itself(seats[s]) for s in pending) and table.turn_deadline is not None:
         candidates.append(table.turn_deadline)
     candidates += grace_deadlines(table)
@@ -114,35 +112,12 @@ def _reschedule(table: Table, state: GameState) -> None:
 # --- applying ------------------------------------------------------------------------------------
 
 
-# What `Action.objects.create` writes (`created` is its auto_now_add), by one compiled INSERT.
-_ACTION_FIELDS = ("hand", "seq", "seat", "action", "version", "by_clock", "created")
-
-# What a saved hand state changes on the table, by one compiled UPDATE (`table.save(update_fields=...)`).
-_STATE_FIELDS = (
-    "state",
-    "hand",
-    "version",
-    "deadline",
-    "turn_deadline",
-    "changed",
-    "scores",
-    "dealer",
-    "huangfan",
-    "status",
-)
-
-
 def _apply(table: Table, hand: Hand, state: GameState, action: EngineAction, *, by_clock: bool) -> None:
     try:
         state.apply(action)
     except RuleError as exc:
         raise ServiceError(exc.code) from exc
-    table.version += 1
-    compiled.insert(
-        Action,
-        _ACTION_FIELDS,
-        (hand.pk, len(state.actions), action.seat, str(action), table.version, by_clock, timezone.now()),
-    )
+    store.append(table, hand, state, by_clock=by_clock)
 
 
 def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: datetime) -> None:
@@ -153,7 +128,7 @@ def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: dateti
     hand.seed = state.reveal()["seed"]
     hand.ended = now
     hand.save(update_fields=["result", "seed", "ended"])
-    record_finished_hand(table=table, hand=hand)  # history: records and ratings (issue 6)
+    hand_finished(table, hand)  # history's records and ratings (issue 6), registered by its app
     table.scores = [int(a) + int(b) for a, b in zip(table.scores, result.payments, strict=True)]
     table.dealer = result.dealer_next
     table.huangfan = result.huangfan_next
@@ -161,26 +136,18 @@ def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: dateti
 
 
 def _save_hand_state(table: Table, state: GameState, *, lobby: bool = False) -> None:
-    """Write the hand's state and the table's clock fields (one UPDATE), and hand the saved state
-    over to the broadcast: nothing may change `state` after this. The lobby hears of it when the
-    hand ends, or when `lobby` says the table's listing changed too."""
-    table.state = state.to_json()
-    statecache.remember(table, state)
-    compiled.save_fields(table, _STATE_FIELDS)
-    on_commit_table_changed(
-        table.pk,
-        table.version,
-        lobby=lobby or state.phase == "ended",
-        state=state,
-        hand_number=current_hand(table).number,
-    )
+    """Write the table's progress (one UPDATE; the actions were appended one by one) and hand the
+    saved state over to the broadcast: nothing may change `state` after this. The lobby hears of it
+    when the hand ends, or when `lobby` says the table's listing changed too."""
+    store.save(table, state)
+    notify(table, lobby=lobby or state.phase == "ended", state=state)
 
 
-def _deal(table: Table, match_id: int, number: int, now: datetime) -> GameState:
+def _deal(table: Table, match_id: int, number: int, now: datetime, seed: str | None = None) -> GameState:
     rules = rules_for(table)
     stake = table.stake or DEFAULT_STAKE
-    state = GameState.new(rules=rules, dealer=table.dealer, huangfan=table.huangfan, stake=stake)
-    table.hand = Hand.objects.create(
+    state = GameState.new(rules=rules, dealer=table.dealer, huangfan=table.huangfan, stake=stake, seed=seed)
+    hand = Hand.objects.create(
         match_id=match_id,
         number=number,
         commitment=state.commitment,
@@ -189,6 +156,7 @@ def _deal(table: Table, match_id: int, number: int, now: datetime) -> GameState:
         huangfan=table.huangfan,
         stake=stake,
     )
+    store.deal(table, state, hand)
     table.version += 1
     mark_away_seats(table, now)
     _mark_changed(table, state, now, previous_phase=None)
@@ -211,15 +179,13 @@ def table_start(*, table_id: int, user) -> Table:
             raise ServiceError("table_not_waiting")
         if user_seat(table, user) is None:
             raise ServiceError("not_seated")
-        seats = list(table.seats.all())
+        seats = seats_of(table)
         if any(seat.is_empty for seat in seats):
             raise ServiceError("seats_not_filled")
         seat = user_seat(table, user)
         require_agreed(table, seat)
         if not press_start(table, seat, timezone.now()):  # the others now have the ready timeout
-            table.version += 1
-            table.save(update_fields=["version", "deadline"])
-            on_commit_table_changed(table.pk, table.version, lobby=True)
+            bump(table, "deadline", lobby=True)
             return table
         clear_check(table)
         match = Match.objects.create(table=table, players=[seat.user_id for seat in seats])
@@ -248,13 +214,39 @@ def table_next_hand(*, table_id: int, user, version=None) -> Table:
             raise ServiceError("not_seated")
         if version is not None and str(version) != str(table.version):
             raise ServiceError("stale_version")
-        state = statecache.load(table)
+        state = store.load(table)
         if state is not None and state.phase != "ended":
             raise ServiceError("hand_in_progress")
         hand = current_hand(table)
         state = _deal(table, hand.match_id, hand.number + 1, timezone.now())
         _save_hand_state(table, state)
     return table
+
+
+def table_play_bots_hand(*, table_id: int, seed: str, ended: datetime | None = None) -> Hand:
+    """Deal the next hand of a playing table's match from `seed` and let the room's bot play every
+    seat to the end at once, stored as the clock would store it (history's simulations, for tests
+    and benches: far faster than driving the clock). `ended`: when the hand counts as played."""
+    with transaction.atomic():
+        table = locked_table(table_id)
+        if table.status != Table.Status.PLAYING:
+            raise ServiceError("table_not_playing")
+        last = current_hand(table)
+        if last is not None and last.result is None:
+            raise ServiceError("hand_in_progress")
+        match = table.matches.order_by("-id").first()
+        if match is None:
+            raise ServiceError("table_not_playing")
+        number = last.number + 1 if last is not None and last.match_id == match.pk else 1
+        now = ended or timezone.now()
+        state = _deal(table, match.pk, number, now, seed=seed)
+        hand = current_hand(table)
+        play_hand(state, [get_bot(bot_level(table) or "easy")] * 4)
+        store.append(table, hand, state, by_clock=True, count=len(state.actions))
+        _mark_changed(table, state, now, previous_phase=None)
+        _finish_hand_if_over(table, hand, state, now)
+        _save_hand_state(table, state)
+    return hand
 
 
 CLAIM_ANSWERS = frozenset({"pass", "chow", "pong", "exposed_kong", "win"})
@@ -297,7 +289,7 @@ def table_act(*, table_id: int, user, action, version) -> Table:
         parsed = parse_action(action, seat.index)
         if parsed.seat != seat.index:
             raise ServiceError("not_your_seat")
-        state = statecache.load(table)
+        state = store.load(table)
         hand = current_hand(table)
         if not _view_still_current(version, table, hand, state):
             raise ServiceError("stale_version")
@@ -355,21 +347,18 @@ def _tick_table(table_id: int, now: datetime) -> int:
         table = lock_table(table_id, skip_locked=True, status=Table.Status.PLAYING, deadline__lte=now)
         if table is None:
             return 0
-        state = statecache.load(table)
+        state = store.load(table)
         if state is None or state.phase == "ended":
             table.deadline = None
             table.save(update_fields=["deadline"])
             return 0
         hand = current_hand(table)
         if expire_grace(table, now):
-            table.version += 1
-            table.save(update_fields=["version", "huangfan"])
-            on_commit_table_changed(table.pk, table.version)
+            bump(table, "huangfan")
         seats = _seats(table)
         applied = 0
         for _ in range(MAX_CLOCK_STEPS):
-            delay = timedelta(seconds=float(table.room.bot_delay))
-            bot_due = table.changed is None or table.changed + delay <= now
+            bot_due = table.changed is None or table.changed + bot_delay(table) <= now
             human_due = table.turn_deadline is not None and table.turn_deadline <= now
             phase = state.phase
             moved = False

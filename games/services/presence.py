@@ -27,8 +27,8 @@ from games.models import Hand, Seat, Table
 from ledger.models import Penalty
 from ledger.services import issue_penalty
 
-from .broadcast import on_commit_table_changed
-from .locking import current_hand, lock_table, locked_table, user_seat
+from .changes import bump, current_hand, lock_table, locked_table, seats_of, user_seat
+from .room_settings import grace_period
 from .settlement import seat_users
 
 AWAY = "away"
@@ -64,8 +64,8 @@ def is_away(seat: Seat) -> bool:
 
 def grace_deadlines(table: Table) -> list[datetime]:
     """When each away seat's grace period ends (for the clock's next look at the table)."""
-    grace = timedelta(seconds=table.room.grace_period)
-    return [seat.away_since + grace for seat in table.seats.all() if is_away(seat)]
+    grace = grace_period(table)
+    return [seat.away_since + grace for seat in seats_of(table) if is_away(seat)]
 
 
 def expire_grace(table: Table, now: datetime) -> bool:
@@ -76,8 +76,8 @@ def expire_grace(table: Table, now: datetime) -> bool:
     hand = hand_in_progress(table)
     if hand is None:
         return False
-    grace = timedelta(seconds=table.room.grace_period)
-    expired = [seat for seat in table.seats.all() if is_away(seat) and seat.away_since + grace <= now]
+    grace = grace_period(table)
+    expired = [seat for seat in seats_of(table) if is_away(seat) and seat.away_since + grace <= now]
     for seat in expired:
         penalise(table, seat, hand, Penalty.Kind.DISCONNECT)
         seat.away_since = None
@@ -91,7 +91,7 @@ def expire_grace(table: Table, now: datetime) -> bool:
 
 def mark_away_seats(table: Table, now: datetime) -> None:
     """A new hand starts: a person still away since an earlier disconnect gets a fresh grace period."""
-    for seat in table.seats.all():
+    for seat in seats_of(table):
         if is_away(seat) and seat.autoplay_reason != AWAY:
             seat.away_since = now
             seat.save(update_fields=["away_since"])
@@ -121,7 +121,7 @@ def _mark_disconnected(table: Table, seat: Seat, now: datetime) -> None:
     if playing and seat.away_since is None and seat.autoplay_reason != AWAY:
         seat.away_since = now
         fields.append("away_since")
-        due = now + timedelta(seconds=table.room.grace_period)
+        due = now + grace_period(table)
         if hand_in_progress(table) is not None and (table.deadline is None or due < table.deadline):
             table.deadline = due
             table.save(update_fields=["deadline"])
@@ -146,9 +146,7 @@ def seat_connected(*, table_id: int, user, now: datetime | None = None) -> None:
             seat.autoplay_reason = ""
             seat.timeouts = 0
             fields += ["autoplay", "autoplay_reason", "timeouts"]
-            table.version += 1
-            table.save(update_fields=["version"])
-            on_commit_table_changed(table.pk, table.version)
+            bump(table)
         seat.save(update_fields=fields)
 
 
@@ -185,7 +183,7 @@ def sweep_stale_presence(now: datetime | None = None) -> int:
     for table_id, seat_pk in found:
         with transaction.atomic():
             table = lock_table(table_id)
-            seat = None if table is None else next((s for s in table.seats.all() if s.pk == seat_pk), None)
+            seat = None if table is None else next((s for s in seats_of(table) if s.pk == seat_pk), None)
             if seat is None or not seat.connected or (seat.seen is not None and seat.seen >= cutoff):
                 continue
             _mark_disconnected(table, seat, now)

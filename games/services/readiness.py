@@ -7,15 +7,15 @@ The check's deadline is the Table's `deadline` row, enforced by the same clock a
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 
 from games.models import Seat, Table
 
-from .broadcast import on_commit_table_changed
-from .locking import lock_table
+from .changes import bump, lock_table, seats_of
+from .room_settings import ready_timeout
 from .settlement import first_person, reset_seat_flags
 
 
@@ -27,17 +27,17 @@ def press_start(table: Table, seat: Seat, now: datetime) -> bool:
     if not seat.ready:
         seat.ready = True
         seat.save(update_fields=["ready"])
-    people = [s for s in table.seats.all() if s.user_id is not None]
+    people = [s for s in seats_of(table) if s.user_id is not None]
     if all(s.ready for s in people):
         return True
     if table.deadline is None:
-        table.deadline = now + timedelta(seconds=table.room.ready_timeout)
+        table.deadline = now + ready_timeout(table)
     return False
 
 
 def clear_check(table: Table) -> None:
     """End the check (match started, or timed out): nobody is ready any more; no deadline."""
-    ready = [seat for seat in table.seats.all() if seat.ready]
+    ready = [seat for seat in seats_of(table) if seat.ready]
     if ready:
         Seat.objects.filter(pk__in=[seat.pk for seat in ready]).update(ready=False)
     for seat in ready:
@@ -58,7 +58,7 @@ def remove_from_waiting_table(table: Table, seat: Seat) -> list[str]:
     table.owner = heir.user if heir else None
     table.stake = None
     table.seats.update(stake_accepted=False)
-    for other in table.seats.all():
+    for other in seats_of(table):
         other.stake_accepted = False
     return ["owner", "stake"]
 
@@ -80,10 +80,8 @@ def _expire(table_id: int, now: datetime) -> int:
         if table is None:
             return 0
         fields = {"deadline"}
-        for seat in [s for s in table.seats.all() if s.user_id is not None and not s.ready]:
+        for seat in [s for s in seats_of(table) if s.user_id is not None and not s.ready]:
             fields.update(remove_from_waiting_table(table, seat))
         clear_check(table)
-        table.version += 1
-        table.save(update_fields=["version", *sorted(fields)])
-        on_commit_table_changed(table.pk, table.version, lobby=True)
+        bump(table, *sorted(fields), lobby=True)
         return 1

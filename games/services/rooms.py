@@ -14,14 +14,13 @@ from django.db import transaction
 
 from games.engine.bots import levels as bot_levels
 from games.engine.rules import Rules
+from games.errors import ServiceError
 from games.models import Room, Table
 from games.table_options import PRESET_NAMES, TABLE_OPTION_KEYS
 
 from .broadcast import on_commit_lobby_changed
-from .errors import ServiceError
-from .locking import locked_table
+from .changes import bump, locked_table
 from .moderation import room_close
-from .tables import _bump
 
 ROOM_FIELDS = (
     "name",
@@ -70,7 +69,7 @@ def check_room_settings(values: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(options, dict):
         raise RoomSettingsError("rules_options", 'An object of house options, e.g. {"menqing": "lezi"}.')
     try:
-        Rules.from_json({**options, "preset": out["preset"]})
+        Rules.of_preset(out["preset"], options)
     except (ValueError, TypeError) as error:
         raise RoomSettingsError("rules_options", f"Not valid for this preset: {error}") from None
     stakes = out["stakes"]
@@ -136,6 +135,6 @@ def room_save(*, room_id: int | None, values: dict[str, Any]) -> Room:
             # The room's waiting tables show its stakes and timers: pushed again. A table in play
             # reads the settings at its next hand and keeps its version (no click goes stale).
             for table_id in room.tables.filter(status=Table.Status.WAITING).values_list("pk", flat=True):
-                _bump(locked_table(table_id))
+                bump(locked_table(table_id), lobby=True)
         on_commit_lobby_changed()
     return room

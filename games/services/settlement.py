@@ -6,11 +6,30 @@ so the hand's ledger entries commit or roll back together with its result.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from games.models import Hand, Seat, Table
 from ledger.models import Penalty
 from ledger.services import post_hand_settlement
+
+from .changes import seats_of
+from .room_settings import bot_level
+
+# Told of every hand that ends, inside the transaction that ends it: the history app registers its
+# `record_finished_hand` here (history/apps.py), so the game services never import history.
+_hand_listeners: list[Callable[..., object]] = []
+
+
+def on_hand_finished(listener: Callable[..., object]) -> None:
+    """Call `listener(table=..., hand=...)` for every hand that ends, inside its transaction."""
+    if listener not in _hand_listeners:
+        _hand_listeners.append(listener)
+
+
+def hand_finished(table: Table, hand: Hand) -> None:
+    for listener in _hand_listeners:
+        listener(table=table, hand=hand)
 
 
 def seat_users(table: Table) -> list:
@@ -27,7 +46,7 @@ def vacate(table: Table, seat: Seat) -> list[str]:
     user_id = seat.user_id
     seat.user = None
     seat.is_bot = True
-    seat.bot_level = table.room.bot_level
+    seat.bot_level = bot_level(table)
     reset_seat_flags(seat)
     seat.save()
     table.huangfan = 0
@@ -41,7 +60,7 @@ def vacate(table: Table, seat: Seat) -> list[str]:
 
 def first_person(table: Table) -> Seat | None:
     """The seat of the person in the lowest seat (who inherits the table from a leaving owner)."""
-    return next((seat for seat in table.seats.all() if seat.user_id is not None), None)
+    return next((seat for seat in seats_of(table) if seat.user_id is not None), None)
 
 
 def reset_seat_flags(seat: Seat) -> None:
@@ -73,7 +92,7 @@ def after_hand(table: Table, hand: Hand, now: datetime) -> None:
         # refill the bank (rules §7: reset to 0 when any of the four leaves).
         table.huangfan = 0
         changed.add("huangfan")
-    for seat in [s for s in table.seats.all() if s.leave_after_hand and s.user_id is not None]:
+    for seat in [s for s in seats_of(table) if s.leave_after_hand and s.user_id is not None]:
         changed.update(vacate(table, seat))
     if table.closing or not table.room.is_open:
         close_table(table, now)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from games.errors import ServiceError
 from games.models import Seat, Table
 
-from .errors import ServiceError
-from .locking import locked_table, require_user, user_seat
-from .tables import _bump, table_stand
+from .changes import bump, locked_table, require_user, user_seat
+from .tables import table_stand
 
 
 def room_stakes(room) -> list[int]:
@@ -57,7 +57,7 @@ def table_set_stake(*, table_id: int, user, stake) -> Table:
         table.stake = value
         seat.stake_accepted = True
         seat.save(update_fields=["stake_accepted"])
-        _bump(table, "stake")
+        bump(table, "stake", lobby=True)
     return table
 
 
@@ -70,7 +70,7 @@ def table_accept_stake(*, table_id: int, user) -> Seat:
         if not seat.stake_accepted:
             seat.stake_accepted = True
             seat.save(update_fields=["stake_accepted"])
-            _bump(table)
+            bump(table, lobby=True)
     return seat
 
 

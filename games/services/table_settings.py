@@ -1,8 +1,7 @@
 """A table's rules and timers: what its players chose, within what its room allows.
 
-`table_rules(table)` is the one place a table's `Rules` are computed (the room's house options, then
-the table's preset and options on top); `table_timers(table)` likewise for the timers. Every deal
-and replay goes through them. `clean_choices` checks a player's choices against the room;
+A table's rules and timers are computed in `room_settings` (`table_rules`, `table_timers`), which
+every deal and replay goes through. `clean_choices` checks a player's choices against the room;
 `table_change_settings` lets the owner change them until a match starts, never after.
 """
 
@@ -14,14 +13,14 @@ from typing import Any
 
 from django.db import transaction
 
-from games.engine.rules import Rules
+from games.errors import ServiceError
 from games.models import Room, Table
 from games.table_options import OPTIONS_BY_KEY, PRESET_NAMES
 
-from .errors import ServiceError
-from .locking import locked_table, require_user
+from .changes import bump, locked_table, require_user
+from .room_settings import room_rules
 from .stakes import room_stakes
-from .tables import _bump, table_create
+from .tables import table_create
 
 # Invite codes: no 0/O, 1/I/L, so a code read aloud or copied by hand is not mistaken.
 INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -38,24 +37,6 @@ class TableChoices:
     claim_timeout: int | None = None
     private: bool = False
     stake: int | None = None
-
-
-def room_rules(room: Room, preset: str | None = None, options: dict | None = None) -> Rules:
-    """The room's house options, then a table's preset and options on top (raises ValueError)."""
-    return Rules.from_json({**(room.rules_options or {}), "preset": preset or room.preset, **(options or {})})
-
-
-def table_rules(table: Table) -> Rules:
-    """The rules this table deals with: every deal, replay and rules display goes through here."""
-    return room_rules(table.room, table.preset, table.options)
-
-
-def table_timers(table: Table) -> tuple[int, int]:
-    """(seconds to discard, seconds to answer a claim) at this table."""
-    room = table.room
-    discard = table.discard_timeout if table.discard_timeout is not None else room.discard_timeout
-    claim = table.claim_timeout if table.claim_timeout is not None else room.claim_timeout
-    return discard, claim
 
 
 def _refuse(code: str, en: str, zh: str, field: str | None = None) -> ServiceError:
@@ -188,5 +169,5 @@ def table_change_settings(*, table_id: int, user, choices: TableChoices) -> Tabl
         if table.private and not table.invite_code:
             table.invite_code = new_invite_code()
             fields["invite_code"] = table.invite_code
-        _bump(table, *fields)
+        bump(table, *fields, lobby=True)
     return table

@@ -10,22 +10,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine.bots import levels as bot_levels
+from games.errors import ServiceError
 from games.models import Room, Seat, Table
 from ledger.models import Penalty
 from ledger.services import is_banned
 
 from .broadcast import on_commit_table_changed
-from .errors import ServiceError
-from .locking import locked_table, require_user, user_seat
+from .changes import bump, locked_table, require_user, seats_of, user_seat
 from .presence import hand_in_progress, penalise
 from .readiness import remove_from_waiting_table
+from .room_settings import bot_level
 from .settlement import vacate
-
-
-def _bump(table: Table, *fields: str) -> None:
-    table.version += 1
-    table.save(update_fields=["version", *fields])
-    on_commit_table_changed(table.pk, table.version, lobby=True)
 
 
 def table_create(*, room_id: int, user, settings: dict | None = None) -> Table:
@@ -64,7 +59,7 @@ def table_sit(*, table_id: int, user, seat: int | None = None) -> Seat:
             raise ServiceError("already_seated")
         if is_banned(user):
             raise ServiceError("banned")
-        seats = list(table.seats.all())
+        seats = seats_of(table)
         if seat is None:
             target = next((s for s in seats if s.is_empty), None)
             if target is None:
@@ -81,7 +76,7 @@ def table_sit(*, table_id: int, user, seat: int | None = None) -> Seat:
         if table.owner_id is None:
             table.owner = user
             fields.append("owner")
-        _bump(table, *fields)
+        bump(table, *fields, lobby=True)
     return target
 
 
@@ -103,7 +98,7 @@ def table_stand(*, table_id: int, user) -> None:
             fields.append("deadline")
         else:
             fields = remove_from_waiting_table(table, seat)
-        _bump(table, *fields)
+        bump(table, *fields, lobby=True)
 
 
 def table_fill_bots(*, table_id: int, user, level: str | None = None, seat: int | None = None) -> int:
@@ -116,10 +111,10 @@ def table_fill_bots(*, table_id: int, user, level: str | None = None, seat: int 
             raise ServiceError("table_not_waiting")
         if user_seat(table, user) is None:
             raise ServiceError("not_seated")
-        level = level or table.room.bot_level
+        level = level or bot_level(table)
         if level not in bot_levels():
             raise ServiceError("bad_bot_level")
-        empty = [s for s in table.seats.all() if s.is_empty and (seat is None or s.index == seat)]
+        empty = [s for s in seats_of(table) if s.is_empty and (seat is None or s.index == seat)]
         if seat is not None and not empty:
             raise ServiceError("no_such_seat")
         for target in empty:
@@ -127,7 +122,7 @@ def table_fill_bots(*, table_id: int, user, level: str | None = None, seat: int 
             target.bot_level = level
             target.save(update_fields=["is_bot", "bot_level"])
         if empty:
-            _bump(table)
+            bump(table, lobby=True)
     return len(empty)
 
 
@@ -140,10 +135,10 @@ def table_remove_bot(*, table_id: int, user, seat: int) -> None:
             raise ServiceError("table_not_waiting")
         if user_seat(table, user) is None:
             raise ServiceError("not_seated")
-        target = next((s for s in table.seats.all() if s.index == seat and s.is_bot), None)
+        target = next((s for s in seats_of(table) if s.index == seat and s.is_bot), None)
         if target is None:
             raise ServiceError("no_such_seat")
         target.is_bot = False
         target.bot_level = ""
         target.save(update_fields=["is_bot", "bot_level"])
-        _bump(table)
+        bump(table, lobby=True)

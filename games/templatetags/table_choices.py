@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from games.services.table_settings import table_rules, table_timers
+from games.services.room_settings import table_rules, table_timers
 from games.table_options import DEFAULTS, OPTIONS, PRESET_NAMES
 
 register = template.Library()

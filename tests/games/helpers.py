@@ -7,16 +7,32 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import services, store
 from games.engine.actions import Action as EngineAction
 from games.engine.rules import Rules
 from games.engine.state import GameState
-from games.models import Hand, Table
+from games.models import Action, Hand, Table
 
 
 def state_of(table: Table) -> GameState:
     table.refresh_from_db()
-    return GameState.from_json(table.state)
+    return store.load(table)
+
+
+def put_state(table: Table, state: GameState) -> None:
+    """Make `state` the table's current hand, as if it had been dealt and played at the table: its
+        deal on the Table row and its actions as the hand's log, each at a new version (a rigged hand); the
+    table's version is its last action's (or one more, with none)."""
+    hand = Hand.objects.get(pk=table.hand_id)
+    hand.actions.all().delete()
+    for seq, action in enumerate(state.actions, start=1):
+        table.version += 1
+        Action.objects.create(hand=hand, seq=seq, seat=action.seat, action=str(action), version=table.version)
+    if not state.actions:
+        table.version += 1
+    table.state = store.state_json(state)
+    table.deadline = table.changed = timezone.now()
+    table.save(update_fields=["state", "version", "deadline", "changed"])
 
 
 def play_until_ended(table: Table, humans: dict[int, object], *, max_steps: int = 3000) -> GameState:

@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import services
+from games import services, store
 from games.engine.state import GameState
 from games.models import Room, Table
 
@@ -36,7 +36,7 @@ def setup_table(humans: int = 1):
 @database_sync_to_async
 def snapshot(table_id: int) -> tuple[int, GameState]:
     table = Table.objects.get(pk=table_id)
-    return table.version, GameState.from_json(table.state)
+    return table.version, store.load(table)
 
 
 @database_sync_to_async
@@ -48,7 +48,7 @@ def tick() -> int:
 def act_for_others(table_id: int, seat: int) -> bool:
     """Other seated people answer with their timeout move (as if their timer ran out)."""
     table = Table.objects.get(pk=table_id)
-    state = GameState.from_json(table.state)
+    state = store.load(table)
     for other in table.seats.filter(user__isnull=False).exclude(index=seat):
         if other.index in state.pending_seats() and state.legal_actions(other.index):
             move = str(state.timeout_action(other.index))

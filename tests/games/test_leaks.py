@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import services
+from games import services, store
 from games.engine.actions import Action as EngineAction
 from games.engine.bots import get_bot
 from games.engine.rules import Rules
@@ -47,7 +47,7 @@ def setup():
 def step(table_id: int, humans: dict[int, object]) -> tuple[str, int, dict | None]:
     """One move: a human (choosing like a bot) or the clock. Returns (phase, version, message to send)."""
     table = Table.objects.get(pk=table_id)
-    state = GameState.from_json(table.state)
+    state = store.load(table)
     if state.phase == "ended":
         return "ended", table.version, None
     for seat in state.pending_seats():

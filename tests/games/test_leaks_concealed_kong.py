@@ -8,14 +8,13 @@ from collections import Counter
 import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
-from django.utils import timezone
 
 from games import services
 from games.engine.actions import Action as EngineAction
 from games.engine.state import GameState
-from games.models import Action, Hand, Room, Table
+from games.models import Action, Room, Table
 
-from .helpers import start_match
+from .helpers import put_state, start_match
 from .wsclient import Reader, connect, tiles_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,11 +37,7 @@ def rigged_table():
         wall="5z5z7z7z9p9p2z",
         dealer=1,
     )
-    Hand.objects.get(match__table=table).actions.all().delete()
-    table.version += 1
-    table.state = state.to_json()
-    table.deadline = table.changed = timezone.now()
-    table.save(update_fields=["state", "version", "deadline", "changed"])
+    put_state(table, state)
     return table.pk, table.version, users
 
 

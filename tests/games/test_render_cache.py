@@ -13,15 +13,13 @@ import threading
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.forms.models import model_to_dict
 from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from accounts.models import Profile
-from games import rendering, services
+from games import rendering, services, store
 from games.engine.state import GameState
-from games.models import Room, Seat, Table
+from games.models import Table
 from games.services import current_hand
 from games.services.broadcast import on_commit_table_changed
 
@@ -60,7 +58,7 @@ def mid_hand(bot_table, alice):
         else:
             services.clock_tick(now=timezone.now())
     bot_table.refresh_from_db()
-    assert GameState.from_json(bot_table.state).phase != "ended", "the hand ended before any test could look"
+    assert state_of(bot_table).phase != "ended", "the hand ended before any test could look"
     return bot_table
 
 
@@ -101,7 +99,7 @@ def test_a_different_state_at_the_same_version_is_not_reused(mid_hand, alice):
     changed.version = table.version  # as if a writer had forgotten to bump it
     after = rendering._version_data(changed)
     assert after is not before
-    assert after.state.to_json() == changed.state
+    assert store.state_json(after.state) == changed.state
 
 
 def test_a_handed_over_state_renders_like_a_read_one(
@@ -111,7 +109,7 @@ def test_a_handed_over_state_renders_like_a_read_one(
     cold = rendering.render_table_fragments(mid_hand.pk, alice, None)
     clear_caches()
     state = state_of(mid_hand)
-    assert state.to_json() == mid_hand.state  # what the seed compares with the saved state
+    assert store.state_json(state) == mid_hand.state  # what the seed compares with the saved state
     with django_capture_on_commit_callbacks(execute=True):
         on_commit_table_changed(
             mid_hand.pk, mid_hand.version, state=state, hand_number=current_hand(mid_hand).number
@@ -134,18 +132,18 @@ def test_a_handed_over_state_renders_like_a_read_one(
 def test_a_handed_over_state_is_not_used_for_another_saved_state(mid_hand, alice):
     clear_caches()
     state = state_of(mid_hand)
-    other = GameState.from_json(mid_hand.state)
+    other = state_of(mid_hand)
     move = other.legal_actions(other.pending_seats()[0])[0]
     other.apply(move)
     rendering.seed_version(mid_hand.pk, mid_hand.version, other, 1)  # as if mis-announced
     data = rendering._version_data(Table.objects.get(pk=mid_hand.pk))
-    assert data.state is not other and data.raw == state.to_json()
+    assert data.state is not other and data.raw == store.state_json(state)
 
 
 def test_concurrent_renders_of_one_version_read_the_table_once(mid_hand, monkeypatch):
     """Four viewers' renders start together: the first reads, the others wait for its read."""
     clear_caches()
-    table, seats = rendering._load_table(mid_hand.pk)
+    table, seats = store.table_with_seats(mid_hand.pk)
     rendering._version_data(table)
     viewers = 4
     checked = threading.Semaphore(0)
@@ -165,7 +163,7 @@ def test_concurrent_renders_of_one_version_read_the_table_once(mid_hand, monkeyp
 
     original_fresh = rendering._fresh
     monkeypatch.setattr(rendering, "_fresh", fresh)
-    monkeypatch.setattr(rendering, "_load_table", load)
+    monkeypatch.setattr(store, "table_with_seats", load)
     results = []
     threads = [
         threading.Thread(
@@ -179,21 +177,6 @@ def test_concurrent_renders_of_one_version_read_the_table_once(mid_hand, monkeyp
         thread.join(timeout=20)
     assert reads == [table.pk]
     assert len(results) == viewers and all(r[0] is table for r in results)
-
-
-def test_the_prepared_seats_query_reads_what_the_orm_reads(mid_hand, alice):
-    Profile.objects.create(user=alice, display_name="爱丽丝")
-    for _ in range(2):  # compiled on the first call in a thread, reused on the second
-        table, seats = rendering._load_table(mid_hand.pk)
-        expected = list(Seat.objects.filter(table=mid_hand).order_by("index"))
-        assert [model_to_dict(s) for s in seats] == [model_to_dict(s) for s in expected]
-        assert all(s.table is table for s in seats)
-        assert model_to_dict(table) == model_to_dict(Table.objects.get(pk=mid_hand.pk))
-        assert model_to_dict(table.room) == model_to_dict(Room.objects.get(pk=mid_hand.room_id))
-        assert model_to_dict(seats[0].user) == model_to_dict(alice)
-        assert seats[0].user.profile.display_name == "爱丽丝"
-        assert all(s.user is None for s in seats[1:])
-    assert rendering._load_table(999999) == (None, None)
 
 
 def test_every_viewer_gets_the_same_public_seats_from_the_engine(bot_table, alice):

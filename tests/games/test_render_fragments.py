@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 from accounts.models import Profile
-from games import fragments, rendering, services
+from games import fragments, rendering, services, store
 from games.models import Seat, Table
 
 from .helpers import start_match, state_of
@@ -42,7 +42,7 @@ def four(room, make_user):
 
 
 def compare_frame(table_id: int, user, csrf_token: str, seen: set[str]) -> None:
-    table, seats = rendering._load_table(table_id)
+    table, seats = store.table_with_seats(table_id)
     ctx = rendering.table_context(table, user, seats)
     ctx.update(oob=True, user=user, csrf_token=csrf_token)
     for name, covered, build in rendering._PARTS:

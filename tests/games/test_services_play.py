@@ -13,7 +13,7 @@ from games.engine.state import GameState
 from games.models import Action, Hand, Table
 from games.services import ServiceError
 
-from .helpers import advance_to_seat_zero, later, play_until_ended, replay_hand, state_of
+from .helpers import advance_to_seat_zero, later, play_until_ended, put_state, replay_hand, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -206,13 +206,7 @@ def _open_claim_window(table, alice):
         dealer=3,
     )
     state.apply(EngineAction.parse("3:discard:5m"))
-    hand = Hand.objects.get(match__table=table)
-    hand.actions.all().delete()
-    table.version += 1
-    Action.objects.create(hand=hand, seq=1, seat=3, action="3:discard:5m", version=table.version)
-    table.state = state.to_json()
-    table.deadline = table.changed = timezone.now()
-    table.save(update_fields=["state", "version", "deadline", "changed"])
+    put_state(table, state)
     return table.version
 
 

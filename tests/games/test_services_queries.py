@@ -1,5 +1,5 @@
-"""What one action costs the database (issue 7): a service reads the locked table (with its room and
-current hand) and its seats once, then writes one Action row and one Table row."""
+"""What one action costs the database (issues 7 and 12): a service reads the locked table (with its room
+and current hand) and its seats once, then appends one Action row and writes one Table row."""
 
 from __future__ import annotations
 
@@ -12,20 +12,31 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import services
+from games import services, store
 from games.models import Action, Hand, Table
 from games.services import ServiceError, current_hand
 from games.services.presence import hand_in_progress
 
 from .helpers import advance_to_seat_zero, play_until_ended, state_of
 
-pytestmark = pytest.mark.django_db
+# Each service's transaction commits, as in a server: the process then keeps the state it saved
+# (games.store), and an action at the table it saved last needs no replay of the hand's log.
+pytestmark = pytest.mark.django_db(transaction=True)
 
-SAVEPOINTS = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
+
+@pytest.fixture(autouse=True)
+def _no_copies_from_other_tests():
+    store.forget_all()
+    yield
+    store.forget_all()
+
+
+# Transaction control (the services' own, and savepoints): not reads or writes of rows.
+SAVEPOINTS = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT", "BEGIN", "COMMIT", "ROLLBACK")
 
 
 def statements(ctx: CaptureQueriesContext) -> list[str]:
-    """The SQL sent, without the savepoints of the test's own transaction."""
+    """The SQL sent, without transaction control."""
     return [q["sql"] for q in ctx.captured_queries if not q["sql"].startswith(SAVEPOINTS)]
 
 

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from games.models import Room, Table
-from games.services.table_settings import table_rules, table_timers
+from games.services.room_settings import table_rules, table_timers
 
 pytestmark = pytest.mark.django_db
 

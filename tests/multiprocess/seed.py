@@ -126,7 +126,7 @@ def start(*, table_ids: list[int], players: list[list[int]], all_bots: bool = Fa
 def replay_check(*, table_ids: list[int]) -> dict:
     """Per table and hand: does folding the stored Action log over the hand's seed reproduce the
     stored result, and are the log's sequence numbers exactly 1..n?"""
-    from games import engine
+    from games import engine, store
     from games.models import Hand
 
     report = {}
@@ -152,7 +152,7 @@ def replay_check(*, table_ids: list[int]) -> dict:
             entry["replay_matches"] = state.result is not None and state.result.to_json() == hand.result
         table = hand.match.table
         if table.state and hand.pk == hand.match.hands.order_by("-id").values_list("pk", flat=True).first():
-            stored = engine.GameState.from_json(table.state)
+            stored = store.load(table)  # the deal replayed with the first `moves` rows of the log
             entry["log_matches_state"] = [str(a) for a in stored.actions] == [str(a) for a in actions]
         report[str(hand.pk)] = entry
     return report

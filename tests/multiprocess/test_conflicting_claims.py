@@ -55,8 +55,13 @@ async def test_pong_and_chow_sent_at_once_through_two_processes_resolve_to_the_p
     assert [v for v, _ in answers] == [version + 1, version + 2]
     ((state,),) = cluster.database.query("SELECT state FROM games_table WHERE id = %s", (table_id,))
     assert state is not None
+    log = cluster.database.query(
+        """SELECT a.action FROM games_action a JOIN games_table t ON t.hand_id = a.hand_id
+           WHERE t.id = %s ORDER BY a.seq""",
+        (table_id,),
+    )
     # Exactly one outcome: the pong. The ponger has one more meld and must discard; no chow was made.
-    view_melds = [len(seat_melds) for seat_melds in _melds(state)]
+    view_melds = [len(seat_melds) for seat_melds in _melds(state, [action for (action,) in log])]
     assert view_melds[pong_seat] == setup["melds"][pong_seat] + 1
     assert view_melds[chow_seat] == setup["melds"][chow_seat]
     final = frames.parse(ponger.last_frame)
@@ -80,9 +85,11 @@ async def _answer_until_settled(client: TableClient, action: str, version: int) 
         await client.wait_for_version(version + 2)
 
 
-def _melds(state_json: dict) -> list[list]:
-    """Per seat, the melds in the engine's stored JSON (read through the engine, not by hand)."""
+def _melds(state_json: dict, log: list[str]) -> list[list]:
+    """Per seat, the melds of the stored hand: its deal (the table's state) replayed with the first
+    `moves` actions of its log, read through the engine, not by hand."""
     from games.engine import GameState
 
-    state = GameState.from_json(state_json)
+    deal = {name: value for name, value in state_json.items() if name != "moves"}
+    state = GameState.from_json({**deal, "actions": log[: state_json["moves"]]})
     return [list(state.melds[seat]) for seat in range(4)]

@@ -1,7 +1,8 @@
-"""Queries built by the ORM once per thread, then run straight with new parameters (issue 7).
+"""The store's hot statements, built by the ORM once per thread, then run straight with new
+parameters (private to games.store; issue 7, kept by issue 12's measurement, see games/store).
 
 Building a query (a QuerySet, its WHERE tree, the compiler, the SQL text) cost as much CPU as running
-it, for queries that run on every action with only their parameters changing. Here the ORM builds
+it, for statements that run on every action with only their parameters changing. Here the ORM builds
 each query once per thread from sample parameters; each later run sends the same SQL with the new
 parameters and turns the rows into model instances with Django's own converters, `from_db` and
 related populators (what `ModelIterable` does), so the objects are the ones the ORM would give.
@@ -116,17 +117,6 @@ def select(key: tuple, build: Callable[..., QuerySet], params: Sequence[Any]) ->
     except _Ambiguous:
         return list(build(*params))
     return query.run(params)
-
-
-def prepared(key: tuple, build: Callable[..., QuerySet], samples: Sequence[Any]) -> CompiledSelect:
-    """This thread's compiled query for `key` (built from `build(*samples)` on first use), for a
-    caller that turns the rows into objects its own way: `sql`, `params_for(values)`, `compiler`,
-    `converters`, `init_list`, `own`, `populators`. Raises `ValueError` when the samples of a
-    first use cannot be told apart."""
-    try:
-        return _built(key, lambda: CompiledSelect(build, samples))
-    except _Ambiguous as exc:
-        raise ValueError("parameters that cannot be told apart: use distinct sample values") from exc
 
 
 def _plain_fields(model: type[Model], names: Sequence[str]) -> list:

@@ -1,5 +1,5 @@
-"""games.compiled: queries and writes compiled once per thread must read and write exactly what the
-ORM would (issue 7). Each test runs the compiled path and the ORM path side by side and compares the
+"""games.store's precompiled statements (games.store._sql): queries and writes compiled once per
+thread must read and write exactly what the ORM would (issues 7 and 12). Each test runs the compiled path and the ORM path side by side and compares the
 SQL sent, the objects found or the rows written."""
 
 from __future__ import annotations
@@ -12,10 +12,13 @@ from django.db import DatabaseError, connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import compiled, services
+from games import services, store
 from games.models import Action, Hand, Seat, Table
-from games.services.locking import _lock_row, _seat_rows, lock_table
-from games.services.play import _ACTION_FIELDS, _STATE_FIELDS
+from games.store import ACTION_FIELDS as _ACTION_FIELDS
+from games.store import STATE_FIELDS as _STATE_FIELDS
+from games.store import _lock_row
+from games.store import _locked_seat_rows as _seat_rows
+from games.store import _sql as compiled
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +88,7 @@ def test_the_lock_of_a_table_is_the_orm_query(bot_table):
     with CaptureQueriesContext(connection) as orm:
         expected = orm_lock(bot_table.pk)
     with CaptureQueriesContext(connection) as fast:
-        table = lock_table(bot_table.pk)
+        table = store.lock(bot_table.pk)
     assert [q["sql"] for q in fast.captured_queries[:2]] == [q["sql"] for q in orm.captured_queries]
     same_objects([table], expected)
     lock_sql = fast.captured_queries[0]["sql"]
@@ -101,14 +104,14 @@ def test_the_seats_read_finds_what_the_orm_finds(bot_table, room, alice):
         same_objects(found, list(Seat.objects.filter(table_id=table_id).order_by("index")))
 
 
-def test_lock_table_gives_the_seats_as_a_queryset(bot_table, room, alice):
+def test_the_lock_gives_the_seats_it_read_and_the_related_manager_still_queries(bot_table, room, alice):
     services.table_create(room_id=room.pk, user=alice)  # four more seats, of another table
-    table = lock_table(bot_table.pk)
-    seats = table.seats.all()
+    table = store.lock(bot_table.pk)
+    seats = store.seats(table)
     same_objects(list(seats), list(Seat.objects.filter(table=bot_table).order_by("index")))
     assert all(seat.table is table for seat in seats)
     with CaptureQueriesContext(connection) as ctx:
-        assert [seat.index for seat in table.seats.all()] == [0, 1, 2, 3]
+        assert [seat.index for seat in store.seats(table)] == [0, 1, 2, 3]
     assert ctx.captured_queries == []
     assert table.seats.filter(index=2).get().pk == seats[2].pk  # still a queryset of this table
     assert table.seats.select_related("user").count() == 4
@@ -217,25 +220,3 @@ def test_fields_that_are_no_columns_are_refused():
         compiled.CompiledUpdate(Table, ("seats",))
     with pytest.raises(RuntimeError):
         compiled.CompiledInsert(Table, ("matches",))
-
-
-def test_a_prepared_query_can_be_run_by_its_caller(bot_table):
-    def build(table_id):
-        return Seat.objects.select_related("table__room", "user").filter(table_id=table_id).order_by("index")
-
-    query = compiled.prepared(("test_prepared",), build, [0])
-    assert compiled.prepared(("test_prepared",), build, [0]) is query
-    with connection.cursor() as cursor:
-        cursor.execute(query.sql, query.params_for([bot_table.pk]))
-        rows = query.compiler.apply_converters(cursor.fetchall(), query.converters)
-    seats = []
-    for row in rows:
-        seat = Seat.from_db("default", query.init_list, row[query.own])
-        for populator in query.populators:
-            populator.populate(row, seat)
-        seats.append(seat)
-    expected = list(build(bot_table.pk))
-    same_objects(seats, expected)
-    same_objects([seat.table.room for seat in seats], [seat.table.room for seat in expected])
-    with pytest.raises(ValueError):
-        compiled.prepared(("test_prepared_ambiguous",), lambda a, b: build(a).filter(index=b), [1, 1])

@@ -1,4 +1,7 @@
-"""`ServiceError` and the one table of words for every error code (engine codes included)."""
+"""`ServiceError` and the one table of words for every error code (engine codes included).
+
+Outside `games.services` so that the ledger's services, which the game services call, raise the same
+error without importing them (games.services re-exports both names)."""
 
 from __future__ import annotations
 

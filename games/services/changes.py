@@ -1,0 +1,75 @@
+"""The one way a service changes a table: lock it, check it, change it, bump its version, and tell the
+sockets after the commit.
+
+    with transaction.atomic():
+        table = locked_table(table_id)          # games.store.lock: the row lock, then one read
+        ...check, change seats / the engine state (games.store.append / save)...
+        bump(table, "stake")                    # version + 1, one UPDATE, notify after commit
+
+A change of the hand (`play`) bumps the version with every action it appends and saves through the
+store; it then calls `notify` itself. The message carries only `(table_id, version)`.
+"""
+
+from __future__ import annotations
+
+from games import store
+from games.engine.state import GameState
+from games.errors import ServiceError
+from games.models import Hand, Seat, Table
+
+from .broadcast import on_commit_table_changed
+
+
+def require_user(user) -> None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise ServiceError("login_required")
+
+
+def lock_table(table_id: int, *, skip_locked: bool = False, **conditions) -> Table | None:
+    """The locked table (see `games.store.lock`), or None when no row matches `conditions`."""
+    return store.lock(table_id, skip_locked=skip_locked, **conditions)
+
+
+def locked_table(table_id: int) -> Table:
+    """The Table row, locked until the end of the transaction (see `games.store.lock`)."""
+    if not isinstance(table_id, int) or isinstance(table_id, bool):
+        raise ServiceError("no_such_table")
+    table = store.lock(table_id)
+    if table is None:
+        raise ServiceError("no_such_table")
+    return table
+
+
+def seats_of(table: Table) -> list[Seat]:
+    """The locked table's seats in index order (the objects every helper of the call changes)."""
+    return store.seats(table)
+
+
+def user_seat(table: Table, user) -> Seat | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return next((seat for seat in seats_of(table) if seat.user_id == user.pk), None)
+
+
+def current_hand(table: Table) -> Hand | None:
+    """The hand dealt last at this table (being played, or ended and not yet followed); None before
+    the first deal. Every service and the renderer find the current hand through this."""
+    return table.hand
+
+
+def notify(table: Table, *, lobby: bool = False, state: GameState | None = None) -> None:
+    """After the commit, tell the table's sockets (and the lobby, with `lobby`) that it is now at
+    `table.version`. `state`: the engine state the service saved at that version (handed over to
+    this process's render cache; nothing may change it afterwards)."""
+    hand = current_hand(table) if state is not None else None
+    on_commit_table_changed(
+        table.pk, table.version, lobby=lobby, state=state, hand_number=hand.number if hand else None
+    )
+
+
+def bump(table: Table, *fields: str, lobby: bool = False) -> None:
+    """The locked table changed (`fields` of the Table row, or only its seats): one version more,
+    saved in one UPDATE, and its sockets told after the commit."""
+    table.version += 1
+    table.save(update_fields=["version", *fields])
+    notify(table, lobby=lobby)
