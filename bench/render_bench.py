@@ -3,9 +3,24 @@
 Four people play whole hands through the services (each answering with the engine's timeout
 action); after every action the acting process renders the new version for the four of them the way
 the socket hub does (`rendering.render_for_viewers` with the announced version). Prints the CPU time
-(process time) per version rendered for four viewers: mean, p50, p95.
+(process time) per version rendered for four viewers: mean, p50, p95. `--regions` also times one
+viewer's frame regions with its four seat blocks rendered again rather than taken from the memo.
 
-    .venv/bin/python bench/render_bench.py --actions 600 [--profile]
+    .venv/bin/python bench/render_bench.py --actions 600 [--regions] [--profile]
+
+Which template engine renders the table's regions was decided with this script at commit c019d91,
+where `--engines` timed the same frames (board, controls, settlement and four seat blocks, no memo)
+three ways: the hand-written strings of the former games/fragments.py, the Django partials of
+templates/games/table.html, and the Jinja2 templates. 400 versions, shared 2-core host (load 4),
+CPU ms per frame:
+
+    strings (games/fragments.py)   mean 0.273  p95 0.388
+    Django template partials       mean 3.550  p95 5.114
+    Jinja2 templates               mean 1.055  p95 1.523
+
+Jinja2 is 3.4 times faster than Django's engine on these regions, so the regions are Jinja2
+templates (templates/jinja2/games/table/, games/presentation/jinja.py). The strings were faster
+still, but were a second copy of every region's HTML.
 """
 
 from __future__ import annotations
@@ -27,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", type=int, default=600, help="versions to render (default 600)")
     parser.add_argument("--profile", action="store_true", help="print a cProfile of the renders")
     parser.add_argument(
-        "--engines", action="store_true", help="also time one frame's regions on each template engine"
+        "--regions", action="store_true", help="also time one frame's regions, seat blocks unmemoised"
     )
     args = parser.parse_args(argv)
 
@@ -58,54 +73,13 @@ def report(label: str, seconds: list[float]) -> None:
     )
 
 
-def _strings_frame(ctx: dict) -> str:
-    from django.template.loader import render_to_string
-
-    from games import fragments
-
-    blocks = [fragments.seat_block(seat, ctx["state"] is not None) for seat in ctx["seats"]]
-    parts = []
-    for name, covered, build in (
-        ("board", fragments.can_build_board, fragments.board),
-        ("controls", fragments.can_build_controls, fragments.controls),
-        ("settlement", fragments.can_build_settlement, fragments.settlement),
-    ):
-        parts.append(
-            build(ctx) if covered(ctx) else render_to_string(f"games/_table_before_jinja.html#{name}", ctx)
-        )
-    return "".join(blocks + parts)
-
-
-def _django_frame(ctx: dict) -> str:
-    from django.template.loader import render_to_string
+def _frame_regions(ctx: dict) -> str:
+    """One viewer's frame with its four seat blocks rendered again (not taken from the memo)."""
+    from games import rendering
 
     has_state = ctx["state"] is not None
-    blocks = [
-        render_to_string("games/_table_before_jinja.html#seatblock", {"s": seat, "state": has_state})
-        for seat in ctx["seats"]
-    ]
-    parts = [
-        render_to_string(f"games/_table_before_jinja.html#{name}", ctx)
-        for name in ("board", "controls", "settlement")
-    ]
-    return "".join(blocks + parts)
-
-
-def _jinja_frame(ctx: dict) -> str:
-    from django.template import engines
-
-    env = engines["jinja2"].env
-    has_state = ctx["state"] is not None
-    seat = env.get_template("games/table/seat.html")
-    blocks = [seat.render({"s": s, "state": has_state}) for s in ctx["seats"]]
-    parts = [
-        env.get_template(f"games/table/{name}.html").render(ctx)
-        for name in ("board", "controls", "settlement")
-    ]
-    return "".join(blocks + parts)
-
-
-ENGINES = {"strings": _strings_frame, "django": _django_frame, "jinja2": _jinja_frame}
+    blocks = [rendering.render_region("seat", {"s": seat, "state": has_state}) for seat in ctx["seats"]]
+    return "".join(blocks + [rendering.render_region(name, ctx) for name in rendering.FRAME_REGIONS])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -128,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     viewers = [(user, "NOTPROVIDED") for user in users]
     profiler = cProfile.Profile() if args.profile else None
     times: list[float] = []
-    engines: dict[str, list[float]] = {name: [] for name in ENGINES}
+    regions: list[float] = []
     while len(times) < args.actions:
         state = state_of(table)
         if state.phase == "ended":
@@ -146,21 +120,19 @@ def run(args: argparse.Namespace) -> int:
             profiler.disable()
         times.append(time.process_time() - start)
         assert all(version == table.version for version, _ in frames)
-        if args.engines:
+        if args.regions:
             contexts = []
             for user, token in viewers:
                 ctx = rendering.table_context(table, user)
                 ctx.update(oob=True, user=user, csrf_token=token)
                 contexts.append(ctx)
-            for name, frame in ENGINES.items():
-                start = time.process_time()
-                for ctx in contexts:
-                    frame(ctx)
-                engines[name].append((time.process_time() - start) / len(contexts))
+            start = time.process_time()
+            for ctx in contexts:
+                _frame_regions(ctx)
+            regions.append((time.process_time() - start) / len(contexts))
     report(f"{len(times)} versions x 4 viewers: CPU ms per version", times)
-    for name, spent in engines.items():
-        if spent:
-            report(f"  one frame, 4 seat blocks unmemoised, {name:>7}: CPU ms per frame", spent)
+    if regions:
+        report("one frame's regions, its 4 seat blocks unmemoised: CPU ms per frame", regions)
     if profiler:
         stats = pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "cumulative"))
         stats.print_stats(40)
