@@ -1,7 +1,7 @@
 """Turning a table into what one viewer may see: template context and rendered fragments.
 
-Everything game-related comes from the engine's `state.view(seat)` for the viewer's own seat (or
-`view(None)` for a spectator); the full state never reaches a template.
+Everything game-related comes from the engine's `HandView` (`state.hand_view(seat)`) for the viewer's
+own seat (or `hand_view(None)` for a spectator); the full state never reaches a template.
 """
 
 from __future__ import annotations
@@ -20,11 +20,14 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
-from games import compiled, names
+from games import compiled, names, selectors
+from games.engine.actions import Action
 from games.engine.bots import levels as bot_levels
+from games.engine.kinds import ActionKind, Phase
 from games.engine.state import GameState
-from games.engine.tiles import format_tiles, parse_tiles
-from games.models import Room, Seat, Table
+from games.engine.tiles import code_to_str, parse_tiles
+from games.engine.view import Discard, HandView, MeldFace, PublicView, SeatPublic
+from games.models import Seat, Table
 from games.services import ServiceError, broadcast, current_hand, load_state
 from games.services.stakes import room_stakes
 
@@ -77,7 +80,7 @@ class SeatView:
     score: int = 0
     flowers: list[str] = field(default_factory=list)
     melds: list[MeldView] = field(default_factory=list)
-    river: list[dict] = field(default_factory=list)
+    river: list[Discard] = field(default_factory=list)
     concealed_count: int = 0
     revealed: list[str] | None = None
     payment: int | None = None
@@ -91,7 +94,7 @@ class SeatView:
         just discarded (open to claims) "last"."""
         last = len(self.river) - 1 if self.just_discarded else -1
         return [
-            (r["tile"], "claimed" if r["claimed"] else "last" if i == last else "")
+            (r.tile, "claimed" if r.claimed else "last" if i == last else "")
             for i, r in enumerate(self.river)
         ]
 
@@ -122,34 +125,44 @@ def _seat_name(seat: Seat) -> str:
     return ""
 
 
-def _meld(data: dict) -> MeldView:
-    tiles = [format_tiles([c]) for c in parse_tiles(data.get("tiles", ""))]
-    kind = data.get("kind", "")
-    label = MELD_KIND_NAMES.get(kind, kind)
-    return MeldView(kind, label, tiles, data.get("claimed"), data.get("from"), data.get("face_down", 0))
+def _meld(face: MeldFace) -> MeldView:
+    kind = face.kind.value
+    return MeldView(
+        kind, MELD_KIND_NAMES.get(kind, kind), list(face.tiles), face.claimed, face.from_seat, face.face_down
+    )
 
 
-def _choices(legal: list[str]) -> tuple[set[str], list[Choice]]:
+_CHOICE_ORDER = (
+    ActionKind.WIN,
+    ActionKind.SELF_WIN,
+    ActionKind.EXPOSED_KONG,
+    ActionKind.CONCEALED_KONG,
+    ActionKind.ADDED_KONG,
+    ActionKind.PONG,
+    ActionKind.CHOW,
+    ActionKind.PASS,
+)
+
+
+def _choices(legal: tuple[Action, ...]) -> tuple[set[str], list[Choice]]:
     """Split legal actions into the tiles that may be discarded and the other buttons."""
     discards: set[str] = set()
     buttons: list[Choice] = []
-    order = ["win", "self_win", "exposed_kong", "concealed_kong", "added_kong", "pong", "chow", "pass"]
-    for text in legal:
-        parts = text.split(":")
-        kind, tile = parts[1], (parts[2] if len(parts) > 2 else None)
-        if kind == "discard":
-            discards.add(tile)
+    for action in legal:
+        kind, code = action.kind, action.tile
+        if kind == ActionKind.DISCARD:
+            discards.add(code_to_str(code))
             continue
         zh, en = names.pair(names.ACTIONS, kind)
-        if kind == "chow" and tile:
-            code = parse_tiles(tile)[0]
-            tiles = [format_tiles([code + i]) for i in range(3)]
-        elif tile:
-            tiles = [tile]
+        if kind == ActionKind.CHOW:
+            tiles = [code_to_str(code + i) for i in range(3)]  # `tile` is the sequence's lowest
+        elif code is not None:
+            tiles = [code_to_str(code)]
         else:
             tiles = []
-        buttons.append(Choice(text, kind, zh, en, tiles))
-    buttons.sort(key=lambda c: order.index(c.kind) if c.kind in order else len(order))
+        buttons.append(Choice(str(action), kind, zh, en, tiles))
+    order = {kind: i for i, kind in enumerate(_CHOICE_ORDER)}
+    buttons.sort(key=lambda c: order.get(c.kind, len(order)))
     return discards, buttons
 
 
@@ -216,38 +229,39 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         ctx["seat_html"] = {v.position: _seat_html(v, False) for v in views}
         return ctx
     view = shared.view(viewer)
-    ended = view["phase"] == "ended"
-    for seat_view, (public, _) in zip(views, shared.public_seats(view), strict=True):
-        vars(seat_view).update(public)
-    discards, buttons = _choices(view.get("legal_actions", []))
-    must_answer = viewer is not None and bool(view.get("legal_actions"))
+    public = view.public
+    ended = public.phase == Phase.ENDED
+    public_seats = shared.public_seats()
+    for seat_view, (fields_, _) in zip(views, public_seats, strict=True):
+        vars(seat_view).update(fields_)
+    discards, buttons = _choices(view.legal_actions)
+    must_answer = viewer is not None and bool(view.legal_actions)
     # The countdown is the waited-on person's timer: shown on a person's turn and to whoever must answer
     # a claim — never to others during a claim window (it would tell them someone can claim).
-    person_turn = view["phase"] == "turn" and not seats[view["current_seat"]].is_bot
+    person_turn = public.phase == Phase.TURN and not seats[public.current_seat].is_bot
     ctx.update(
         {
-            "state": view,
-            "phase": view["phase"],
-            "phase_name": names.pair(names.PHASES, view["phase"]),
+            "state": public,
+            "phase": public.phase,
+            "phase_name": names.pair(names.PHASES, public.phase),
             "hand_number": shared.hand_number,
-            "commitment": view.get("commitment", ""),
-            "my_hand": _sorted(view.get("hand", [])),
-            "drawn": view.get("drawn"),
+            "commitment": public.commitment,
+            "my_hand": _sorted(view.hand or ()),
+            "drawn": view.drawn,
             "discards": discards,
             "buttons": buttons,
-            "waits": view.get("waits", []),
+            "waits": view.waits,
             "must_answer": must_answer,
             "deadline": table.turn_deadline if not ended and (must_answer or person_turn) else None,
             "now": timezone.now(),
             "current_name": next((v.name for v in views if v.is_current), ""),
-            "dealer_name": views[view["dealer"]].name,
-            "settlement": _settlement(view, views, table) if ended else None,
+            "dealer_name": views[public.dealer].name,
+            "settlement": _settlement(public, views) if ended else None,
         }
     )
-    public = shared.public_seats(view)
-    keys = [key for _, key in public]
-    own_melds = view.get("own_melds")
-    if viewer is not None and own_melds is not None and own_melds != view["seats"][viewer]["melds"]:
+    keys = [key for _, key in public_seats]
+    own_melds = view.own_melds
+    if viewer is not None and own_melds is not None and own_melds != public.seats[viewer].melds:
         # The viewer's own concealed kongs face up, in their block only: memoised on all its inputs.
         views[viewer].melds = [_meld(m) for m in own_melds]
         keys[viewer] = None
@@ -270,31 +284,35 @@ _lock = threading.Lock()
 
 
 class _VersionData:
-    """One table version's engine state, its hand number, and its views by viewer seat."""
+    """One table version's engine state, its hand number, and its views by viewer seat, all built on
+    the one `PublicView` of the state (the part of a view every viewer shares)."""
 
     def __init__(self, version: int, raw, state: GameState | None, hand_number: int | None) -> None:
         self.version = version
         self.raw = raw
         self.state = state
         self.hand_number = hand_number  # None: not known yet (read on first use)
-        self._views: dict[int | None, dict] = {}
+        self._public: PublicView | None = None
+        self._views: dict[int | None, HandView] = {}
         self.seat_blocks: dict[tuple, str] = {}  # see `_seat_html`
         self._public_seats: list[tuple[dict, tuple]] | None = None
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> HandView:
         found = self._views.get(seat)
         if found is None:
-            found = self._views[seat] = self.state.view(seat)
+            if self._public is None:
+                self._public = self.state.public_view()
+            found = self._views[seat] = self.state.hand_view(seat, self._public)
         return found
 
-    def public_seats(self, view: dict) -> list[tuple[dict, tuple]]:
+    def public_seats(self) -> list[tuple[dict, tuple]]:
         """Per seat, the `SeatView` fields that show the game, and their memo key: the same for every
-        viewer of the version, since `view()` gives all of them the same public `seats` (a test checks
-        it), so they are worked out from the first viewer's `view` once. Shared by the viewers' seat
-        views: nothing changes them after."""
+        viewer of the version (they come from the version's one `PublicView`), worked out once and
+        shared by the viewers' seat views: nothing changes them after."""
         found = self._public_seats
         if found is None:
-            found = self._public_seats = [_public_seat(view, data) for data in view["seats"]]
+            public = self.view(None).public
+            found = self._public_seats = [_public_seat(public, seat) for seat in public.seats]
         return found
 
 
@@ -312,21 +330,21 @@ _PUBLIC_FIELDS = (
 )
 
 
-def _public_seat(view: dict, data: dict) -> tuple[dict, tuple]:
-    phase = view["phase"]
-    public = {
-        "wind": data["wind"],
-        "wind_zh": names.pair(names.WINDS, data["wind"])[0],
-        "is_dealer": data["seat"] == view["dealer"],
-        "is_current": phase == "turn" and data["seat"] == view["current_seat"],
-        "just_discarded": phase == "claims" and data["seat"] == view["current_seat"],
-        "flowers": list(data["flowers"]),
-        "melds": [_meld(m) for m in data["melds"]],
-        "river": list(data["river"]),
-        "concealed_count": data["concealed_count"],
-        "revealed": _sorted(data["hand"]) if phase == "ended" and "hand" in data else None,
+def _public_seat(public: PublicView, seat: SeatPublic) -> tuple[dict, tuple]:
+    phase = public.phase
+    fields_ = {
+        "wind": seat.wind,
+        "wind_zh": names.pair(names.WINDS, seat.wind)[0],
+        "is_dealer": seat.seat == public.dealer,
+        "is_current": phase == Phase.TURN and seat.seat == public.current_seat,
+        "just_discarded": phase == Phase.CLAIMS and seat.seat == public.current_seat,
+        "flowers": list(seat.flowers),
+        "melds": [_meld(m) for m in seat.melds],
+        "river": list(seat.river),
+        "concealed_count": seat.concealed_count,
+        "revealed": _sorted(seat.hand) if phase == Phase.ENDED and seat.hand is not None else None,
     }
-    return public, _freeze([public[name] for name in _PUBLIC_FIELDS])
+    return fields_, _freeze([fields_[name] for name in _PUBLIC_FIELDS])
 
 
 _versions: dict[int, _VersionData] = {}
@@ -444,32 +462,33 @@ def _with_position(seat: SeatView, position: str) -> SeatView:
     return copy
 
 
-def _settlement(view: dict, views: list[SeatView], table: Table) -> dict:
-    result = view["result"]
-    for seat_view, amount in zip(views, result["payments"], strict=True):
+def _settlement(public: PublicView, views: list[SeatView]) -> dict:
+    result = public.result
+    for seat_view, amount in zip(views, result.payments, strict=True):
         seat_view.payment = int(amount)
     winners = []
-    for win in result["winners"]:
+    for win in result.winners:
+        flowers = len(views[win.seat].flowers)
         winners.append(
             {
-                "name": views[win["seat"]].name,
-                "seat": win["seat"],
-                "pattern": names.pair(names.PATTERNS, win.get("pattern", "")),
-                "features": [names.pair(names.FEATURES, f) for f in win.get("features", [])],
-                "win_kind": names.pair(names.WIN_KINDS, win.get("win", "")),
-                "from_name": views[win["from_seat"]].name if win.get("from_seat") is not None else "",
-                "hua": win.get("hua", 0),
-                "hua_flowers": len(views[win["seat"]].flowers),
-                "hua_sets": win.get("hua", 0) - len(views[win["seat"]].flowers),
-                "value": win.get("value", 0),
+                "name": views[win.seat].name,
+                "seat": win.seat,
+                "pattern": names.pair(names.PATTERNS, win.pattern or ""),
+                "features": [names.pair(names.FEATURES, f) for f in win.features],
+                "win_kind": names.pair(names.WIN_KINDS, win.win or ""),
+                "from_name": views[win.from_seat].name if win.from_seat is not None else "",
+                "hua": win.hua or 0,
+                "hua_flowers": flowers,
+                "hua_sets": (win.hua or 0) - flowers,
+                "value": win.value or 0,
             }
         )
     return {
-        "kind": result["kind"],
+        "kind": result.kind,
         "winners": winners,
-        "dealer_next": views[result["dealer_next"]].name,
-        "huangfan_next": result["huangfan_next"],
-        "reveal": view.get("reveal", {}),
+        "dealer_next": views[result.dealer_next].name,
+        "huangfan_next": result.huangfan_next,
+        "reveal": public.reveal or {},
     }
 
 
@@ -700,25 +719,21 @@ def render_error(error: ServiceError) -> str:
 
 
 def lobby_context(user) -> dict:
-    rooms = []
-    for room in Room.objects.filter(is_open=True).order_by("name"):
-        tables = []
-        for table in room.tables.exclude(status=Table.Status.FINISHED).order_by("id"):
-            seats = list(table.seats.select_related("user__profile").order_by("index"))
-            if not any(s.user_id for s in seats):
-                continue  # everyone left: nothing to join or watch
-            mine = user is not None and user.is_authenticated and any(s.user_id == user.pk for s in seats)
-            if table.private and not mine:
-                continue  # a private table is joined by its invite link only
-            tables.append(
+    rooms = [
+        {
+            "room": item.room,
+            "tables": [
                 {
-                    "table": table,
-                    "seats": [(s, _seat_name(s)) for s in seats],
-                    "mine": mine,
-                    "has_empty": any(s.is_empty for s in seats),
+                    "table": t.table,
+                    "seats": [(s, _seat_name(s)) for s in t.seats],
+                    "mine": t.mine,
+                    "has_empty": any(s.is_empty for s in t.seats),
                 }
-            )
-        rooms.append({"room": room, "tables": tables})
+                for t in item.tables
+            ],
+        }
+        for item in selectors.lobby_rooms(user)
+    ]
     return {"rooms": rooms, "user": user}
 
 

@@ -1,0 +1,55 @@
+"""Reads for pages and the lobby: queries only, no state change, a fixed number of queries per page.
+
+The services write; the pages and the lobby read through here. (The live table's own read, one query
+for a table and its seats, is in games/rendering.py next to the per-process caches it fills.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from games.models import Room, Seat, Table
+
+
+@dataclass
+class LobbyTable:
+    table: Table
+    seats: list[Seat]  # in seat order, with users and profiles
+    mine: bool  # the viewer sits here
+
+
+@dataclass
+class LobbyRoom:
+    room: Room
+    tables: list[LobbyTable]
+
+
+def lobby_rooms(user) -> list[LobbyRoom]:
+    """The open rooms by name, each with its tables that someone can join or watch: not finished,
+    someone still seated, and private ones only for the people sitting at them (a private table is
+    joined by its invite link). Three queries whatever the number of rooms and tables."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user__profile").order_by("index"))
+    tables = Prefetch(
+        "tables",
+        queryset=Table.objects.exclude(status=Table.Status.FINISHED)
+        .defer("state")  # the game itself: not shown in the lobby
+        .order_by("id")
+        .prefetch_related(seats),
+        to_attr="lobby_tables",
+    )
+    signed_in = user is not None and user.is_authenticated
+    rooms = []
+    for room in Room.objects.filter(is_open=True).order_by("name").prefetch_related(tables):
+        listed = []
+        for table in room.lobby_tables:
+            seated = list(table.seats.all())
+            if not any(s.user_id for s in seated):
+                continue  # everyone left: nothing to join or watch
+            mine = signed_in and any(s.user_id == user.pk for s in seated)
+            if table.private and not mine:
+                continue
+            listed.append(LobbyTable(table, seated, mine))
+        rooms.append(LobbyRoom(room, listed))
+    return rooms
