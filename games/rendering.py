@@ -172,6 +172,11 @@ def _stand_url(table_id: int) -> str:
     return reverse("games:table_stand", args=[table_id])
 
 
+@lru_cache(maxsize=1)
+def _bot_level_choices() -> tuple[tuple[str, str], ...]:
+    return tuple((level, " ".join(names.pair(names.BOT_LEVELS, level))) for level in bot_levels())
+
+
 @lru_cache(maxsize=256)
 def _tile_order(tile: str) -> int:
     return parse_tiles(tile)[0]
@@ -204,6 +209,8 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
                 autoplay=seat.autoplay,
             )
         )
+    waiting = table.status == Table.Status.WAITING
+    has_empty = any(s.is_empty for s in seats)
     ctx: dict = {
         "table": table,
         "room": table.room,
@@ -212,16 +219,16 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         "me": me,
         "seats": views,
         "seats_by_position": {v.position: v for v in views},
-        "is_waiting": table.status == Table.Status.WAITING,
-        "can_sit": table.status == Table.Status.WAITING and me is None and any(s.is_empty for s in seats),
-        "has_empty": any(s.is_empty for s in seats),
+        "is_waiting": waiting,
+        "can_sit": waiting and me is None and has_empty,
+        "has_empty": has_empty,
         "state": None,
-        "bot_levels": [(level, " ".join(names.pair(names.BOT_LEVELS, level))) for level in bot_levels()],
+        "bot_levels": _bot_level_choices(),
         # Platform rules (issue 4): the stake, the ready check's countdown, 托管.
         "is_owner": me is not None and table.owner_id == me.user_id,
         "stand_url": _stand_url(table.pk),
-        "stake_options": room_stakes(table.room),
-        "ready_deadline": table.deadline if table.status == Table.Status.WAITING else None,
+        "stake_options": room_stakes(table.room) if waiting else (),
+        "ready_deadline": table.deadline if waiting else None,
         "now": timezone.now(),
     }
     shared = _version_data(table)
@@ -673,7 +680,21 @@ def render_for_viewers(table_id: int, viewers: list[tuple], version: int | None 
 def _render_frame(table: Table, user, seats: list[Seat] | None, csrf_token: str) -> str:
     ctx = table_context(table, user, seats)
     ctx.update(oob=True, user=user, csrf_token=csrf_token)
-    return "".join([render_region(name, ctx) for name in FRAME_REGIONS])
+    return "".join([_frame_region(name, ctx) for name in FRAME_REGIONS])
+
+
+def _frame_region(name: str, ctx: dict) -> str:
+    """A region of a socket frame; the settlement while closed is the same empty section in every
+    frame of every table, rendered once per process."""
+    if name == "settlement" and ctx.get("settlement") is None:
+        global _closed_settlement
+        if _closed_settlement is None:
+            _closed_settlement = render_region("settlement", {"oob": True, "settlement": None})
+        return _closed_settlement
+    return render_region(name, ctx)
+
+
+_closed_settlement: str | None = None
 
 
 FRAME_REGIONS = ("board", "controls", "settlement")  # what a socket frame carries, in order
