@@ -75,7 +75,7 @@ def report(label: str, seconds: list[float]) -> None:
 
 def _frame_regions(ctx: dict) -> str:
     """One viewer's frame with its four seat blocks rendered again (not taken from the memo)."""
-    from games import rendering
+    from games.presentation import rendering
 
     has_state = ctx["state"] is not None
     blocks = [rendering.render_region("seat", {"s": seat, "state": has_state}) for seat in ctx["seats"]]
@@ -89,8 +89,9 @@ def run(args: argparse.Namespace) -> int:
 
     from django.contrib.auth import get_user_model
 
-    from games import rendering, services
+    from games import services
     from games.models import Room, Table
+    from games.presentation import rendering
     from tests.games.helpers import start_match, state_of
 
     users = [get_user_model().objects.create_user(username=f"p{i}", password="pw-123456") for i in range(4)]

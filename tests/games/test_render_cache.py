@@ -1,4 +1,4 @@
-"""The per-process render caches (games/rendering.py) change nothing anyone sees.
+"""The per-process render caches (games/presentation/rendering.py) change nothing anyone sees.
 
 A frame rendered from warm caches equals the frame rendered from cold ones, for a seated person and
 for a spectator; a seat block taken from the memo equals the block rendered straight from the
@@ -18,9 +18,10 @@ from django.forms.models import model_to_dict
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import rendering, services
+from games import selectors, services
 from games.engine.state import GameState
 from games.models import Room, Seat, Table
+from games.presentation import rendering
 from games.services import current_hand
 from games.services.broadcast import on_commit_table_changed
 
@@ -144,7 +145,7 @@ def test_a_handed_over_state_is_not_used_for_another_saved_state(mid_hand, alice
 def test_concurrent_renders_of_one_version_read_the_table_once(mid_hand, monkeypatch):
     """Four viewers' renders start together: the first reads, the others wait for its read."""
     clear_caches()
-    table, seats = rendering._load_table(mid_hand.pk)
+    table, seats = selectors.table_with_seats(mid_hand.pk)
     rendering._version_data(table)
     viewers = 4
     checked = threading.Semaphore(0)
@@ -164,7 +165,7 @@ def test_concurrent_renders_of_one_version_read_the_table_once(mid_hand, monkeyp
 
     original_fresh = rendering._fresh
     monkeypatch.setattr(rendering, "_fresh", fresh)
-    monkeypatch.setattr(rendering, "_load_table", load)
+    monkeypatch.setattr(selectors, "table_with_seats", load)
     results = []
     threads = [
         threading.Thread(
@@ -183,7 +184,7 @@ def test_concurrent_renders_of_one_version_read_the_table_once(mid_hand, monkeyp
 def test_the_prepared_seats_query_reads_what_the_orm_reads(mid_hand, alice):
     Profile.objects.create(user=alice, display_name="爱丽丝")
     for _ in range(2):  # compiled on the first call in a thread, reused on the second
-        table, seats = rendering._load_table(mid_hand.pk)
+        table, seats = selectors.table_with_seats(mid_hand.pk)
         expected = list(Seat.objects.filter(table=mid_hand).order_by("index"))
         assert [model_to_dict(s) for s in seats] == [model_to_dict(s) for s in expected]
         assert all(s.table is table for s in seats)
@@ -192,7 +193,7 @@ def test_the_prepared_seats_query_reads_what_the_orm_reads(mid_hand, alice):
         assert model_to_dict(seats[0].user) == model_to_dict(alice)
         assert seats[0].user.profile.display_name == "爱丽丝"
         assert all(s.user is None for s in seats[1:])
-    assert rendering._load_table(999999) == (None, None)
+    assert selectors.table_with_seats(999999) == (None, None)
 
 
 def test_every_viewer_gets_the_same_public_seats_from_the_engine(bot_table, alice):

@@ -20,8 +20,9 @@ from django.template import Context, Template
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import rendering, services
+from games import services
 from games.models import Seat, Table
+from games.presentation import rendering, viewmodels
 from games.presentation.jinja import csrf_field, timestamp
 
 from .helpers import start_match, state_of
@@ -75,7 +76,7 @@ def check_frame(table_id: int, seat: int | None, user, seen: set[str]) -> None:
         controls.index('data-zone="hand"') : controls.index("</div>", controls.index('data-zone="hand"'))
     ]
     shown = re.findall(r'data-tile="(\w+)"', hand)
-    expected = sorted(view["hand"], key=rendering._tile_order) + ([view["drawn"]] if view["drawn"] else [])
+    expected = sorted(view["hand"], key=viewmodels.tile_order) + ([view["drawn"]] if view["drawn"] else [])
     assert shown == expected
     legal = view["legal_actions"]
     discards = re.findall(rf'name="action" value="({seat}:discard:\w+)"', hand)

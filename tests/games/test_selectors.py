@@ -6,8 +6,9 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import Profile
-from games import rendering, services
+from games import services
 from games.models import Room, Seat, Table
+from games.presentation import rendering
 
 
 def open_tables(room, make_user, count: int, prefix: str) -> list[Table]:

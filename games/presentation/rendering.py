@@ -7,11 +7,9 @@ own seat (or `hand_view(None)` for a spectator); the full state never reaches a 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import fields, is_dataclass
 from functools import lru_cache
 
-from django.core.exceptions import ObjectDoesNotExist
-from django.db import DEFAULT_DB_ALIAS, connections
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template import engines
@@ -20,170 +18,31 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
-from games import compiled, names, selectors
-from games.engine.actions import Action
-from games.engine.bots import levels as bot_levels
-from games.engine.kinds import ActionKind, Phase
+from games import names, selectors
+from games.engine.kinds import Phase
 from games.engine.state import GameState
-from games.engine.tiles import code_to_str, parse_tiles
-from games.engine.view import Discard, HandView, MeldFace, PublicView, SeatPublic
+from games.engine.view import HandView, PublicView
 from games.models import Seat, Table
+from games.presentation.viewmodels import (
+    POSITIONS,
+    PUBLIC_FIELDS,
+    SeatView,
+    bot_level_choices,
+    choices,
+    meld_view,
+    public_seat,
+    seat_name,
+    settlement_view,
+    sorted_tiles,
+)
 from games.services import ServiceError, broadcast, current_hand, load_state
 from games.services.stakes import room_stakes
-
-POSITIONS = ("bottom", "right", "top", "left")
-MELD_KIND_NAMES = {
-    "chow": "吃",
-    "pong": "碰",
-    "kong_exposed": "明杠",
-    "kong_added": "上杠",
-    "kong_concealed": "暗杠",
-}
-
-
-@dataclass
-class MeldView:
-    kind: str
-    label: str
-    tiles: list[str]
-    claimed: str | None
-    from_seat: int | None
-
-    face_down: int = 0  # a concealed kong seen by someone else before the hand ends: backs only
-
-    @property
-    def tile_items(self) -> list[tuple[str | None, str]]:
-        """(tile, mark) pairs for the `tiles` filter: the claimed tile is marked "turned", once; a
-        tile lying face down is (None, "")."""
-        if self.face_down:
-            return [(None, "")] * self.face_down
-        items, turned = [], False
-        for tile in self.tiles:
-            mark = not turned and tile == self.claimed
-            turned = turned or mark
-            items.append((tile, "turned" if mark else ""))
-        return items
-
-
-@dataclass
-class SeatView:
-    index: int
-    position: str
-    name: str
-    is_bot: bool
-    is_me: bool
-    connected: bool
-    wind: str = ""
-    wind_zh: str = ""
-    is_dealer: bool = False
-    is_current: bool = False
-    score: int = 0
-    flowers: list[str] = field(default_factory=list)
-    melds: list[MeldView] = field(default_factory=list)
-    river: list[Discard] = field(default_factory=list)
-    concealed_count: int = 0
-    revealed: list[str] | None = None
-    payment: int | None = None
-    just_discarded: bool = False
-    ready: bool = False
-    autoplay: bool = False
-
-    @property
-    def river_items(self) -> list[tuple[str, str]]:
-        """(tile, mark) pairs for the `tiles` filter: a claimed discard is marked "claimed", the one
-        just discarded (open to claims) "last"."""
-        last = len(self.river) - 1 if self.just_discarded else -1
-        return [
-            (r.tile, "claimed" if r.claimed else "last" if i == last else "")
-            for i, r in enumerate(self.river)
-        ]
-
-
-@dataclass
-class Choice:
-    """One button of the claim / turn bar."""
-
-    action: str
-    kind: str
-    label_zh: str
-    label_en: str
-    tiles: list[str]
-
-
-def _seat_name(seat: Seat) -> str:
-    """The profile's display name, else the username; read from `user__profile` when the caller
-    selected it (one query for all seats), else one look-up."""
-    if seat.user_id:
-        user = seat.user
-        try:
-            profile = user.profile
-        except ObjectDoesNotExist:
-            profile = None
-        return (profile.display_name if profile else "") or user.get_username()
-    if seat.is_bot:
-        return " ".join(names.bot_name_pair(seat.index, seat.bot_level))
-    return ""
-
-
-def _meld(face: MeldFace) -> MeldView:
-    kind = face.kind.value
-    return MeldView(
-        kind, MELD_KIND_NAMES.get(kind, kind), list(face.tiles), face.claimed, face.from_seat, face.face_down
-    )
-
-
-_CHOICE_ORDER = (
-    ActionKind.WIN,
-    ActionKind.SELF_WIN,
-    ActionKind.EXPOSED_KONG,
-    ActionKind.CONCEALED_KONG,
-    ActionKind.ADDED_KONG,
-    ActionKind.PONG,
-    ActionKind.CHOW,
-    ActionKind.PASS,
-)
-
-
-def _choices(legal: tuple[Action, ...]) -> tuple[set[str], list[Choice]]:
-    """Split legal actions into the tiles that may be discarded and the other buttons."""
-    discards: set[str] = set()
-    buttons: list[Choice] = []
-    for action in legal:
-        kind, code = action.kind, action.tile
-        if kind == ActionKind.DISCARD:
-            discards.add(code_to_str(code))
-            continue
-        zh, en = names.pair(names.ACTIONS, kind)
-        if kind == ActionKind.CHOW:
-            tiles = [code_to_str(code + i) for i in range(3)]  # `tile` is the sequence's lowest
-        elif code is not None:
-            tiles = [code_to_str(code)]
-        else:
-            tiles = []
-        buttons.append(Choice(str(action), kind, zh, en, tiles))
-    order = {kind: i for i, kind in enumerate(_CHOICE_ORDER)}
-    buttons.sort(key=lambda c: order.get(c.kind, len(order)))
-    return discards, buttons
 
 
 @lru_cache(maxsize=4096)
 def _stand_url(table_id: int) -> str:
     """Reversed once per table: `{% url %}` was a quarter of the board's render time."""
     return reverse("games:table_stand", args=[table_id])
-
-
-@lru_cache(maxsize=1)
-def _bot_level_choices() -> tuple[tuple[str, str], ...]:
-    return tuple((level, " ".join(names.pair(names.BOT_LEVELS, level))) for level in bot_levels())
-
-
-@lru_cache(maxsize=256)
-def _tile_order(tile: str) -> int:
-    return parse_tiles(tile)[0]
-
-
-def _sorted(tiles: list[str]) -> list[str]:
-    return sorted(tiles, key=_tile_order)
 
 
 def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
@@ -200,7 +59,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
             SeatView(
                 index=seat.index,
                 position=POSITIONS[(seat.index - anchor) % 4],
-                name=_seat_name(seat),
+                name=seat_name(seat),
                 is_bot=seat.is_bot,
                 is_me=seat.index == viewer,
                 connected=seat.connected or seat.is_bot,
@@ -223,7 +82,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         "can_sit": waiting and me is None and has_empty,
         "has_empty": has_empty,
         "state": None,
-        "bot_levels": _bot_level_choices(),
+        "bot_levels": bot_level_choices(),
         # Platform rules (issue 4): the stake, the ready check's countdown, 托管.
         "is_owner": me is not None and table.owner_id == me.user_id,
         "stand_url": _stand_url(table.pk),
@@ -241,7 +100,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
     public_seats = shared.public_seats()
     for seat_view, (fields_, _) in zip(views, public_seats, strict=True):
         vars(seat_view).update(fields_)
-    discards, buttons = _choices(view.legal_actions)
+    discards, buttons = choices(view.legal_actions)
     must_answer = viewer is not None and bool(view.legal_actions)
     # The countdown is the waited-on person's timer: shown on a person's turn and to whoever must answer
     # a claim — never to others during a claim window (it would tell them someone can claim).
@@ -253,7 +112,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
             "phase_name": names.pair(names.PHASES, public.phase),
             "hand_number": shared.hand_number,
             "commitment": public.commitment,
-            "my_hand": _sorted(view.hand or ()),
+            "my_hand": sorted_tiles(view.hand or ()),
             "drawn": view.drawn,
             "discards": discards,
             "buttons": buttons,
@@ -263,14 +122,14 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
             "now": timezone.now(),
             "current_name": next((v.name for v in views if v.is_current), ""),
             "dealer_name": views[public.dealer].name,
-            "settlement": _settlement(public, views) if ended else None,
+            "settlement": settlement_view(public, views) if ended else None,
         }
     )
     keys = [key for _, key in public_seats]
     own_melds = view.own_melds
     if viewer is not None and own_melds is not None and own_melds != public.seats[viewer].melds:
         # The viewer's own concealed kongs face up, in their block only: memoised on all its inputs.
-        views[viewer].melds = [_meld(m) for m in own_melds]
+        views[viewer].melds = [meld_view(m) for m in own_melds]
         keys[viewer] = None
     ctx["seat_html"] = {v.position: _seat_html(v, True, shared, keys[v.index]) for v in views}
     return ctx
@@ -319,39 +178,9 @@ class _VersionData:
         found = self._public_seats
         if found is None:
             public = self.view(None).public
-            found = self._public_seats = [_public_seat(public, seat) for seat in public.seats]
+            fields_ = [public_seat(public, seat) for seat in public.seats]
+            found = self._public_seats = [(f, _freeze([f[name] for name in PUBLIC_FIELDS])) for f in fields_]
         return found
-
-
-_PUBLIC_FIELDS = (
-    "wind",
-    "wind_zh",
-    "is_dealer",
-    "is_current",
-    "just_discarded",
-    "flowers",
-    "melds",
-    "river",
-    "concealed_count",
-    "revealed",
-)
-
-
-def _public_seat(public: PublicView, seat: SeatPublic) -> tuple[dict, tuple]:
-    phase = public.phase
-    fields_ = {
-        "wind": seat.wind,
-        "wind_zh": names.pair(names.WINDS, seat.wind)[0],
-        "is_dealer": seat.seat == public.dealer,
-        "is_current": phase == Phase.TURN and seat.seat == public.current_seat,
-        "just_discarded": phase == Phase.CLAIMS and seat.seat == public.current_seat,
-        "flowers": list(seat.flowers),
-        "melds": [_meld(m) for m in seat.melds],
-        "river": list(seat.river),
-        "concealed_count": seat.concealed_count,
-        "revealed": _sorted(seat.hand) if phase == Phase.ENDED and seat.hand is not None else None,
-    }
-    return fields_, _freeze([fields_[name] for name in _PUBLIC_FIELDS])
 
 
 _versions: dict[int, _VersionData] = {}
@@ -443,7 +272,7 @@ def _seat_html(
 
 
 _BLOCK_INPUTS = tuple(f.name for f in fields(SeatView) if f.name != "position")
-_PRIVATE_INPUTS = tuple(name for name in _BLOCK_INPUTS if name not in _PUBLIC_FIELDS)
+_PRIVATE_INPUTS = tuple(name for name in _BLOCK_INPUTS if name not in PUBLIC_FIELDS)
 
 
 def _seat_block(seat: SeatView, has_state: bool, public_key: tuple | None = None) -> str:
@@ -469,47 +298,7 @@ def _with_position(seat: SeatView, position: str) -> SeatView:
     return copy
 
 
-def _settlement(public: PublicView, views: list[SeatView]) -> dict:
-    result = public.result
-    for seat_view, amount in zip(views, result.payments, strict=True):
-        seat_view.payment = int(amount)
-    winners = []
-    for win in result.winners:
-        flowers = len(views[win.seat].flowers)
-        winners.append(
-            {
-                "name": views[win.seat].name,
-                "seat": win.seat,
-                "pattern": names.pair(names.PATTERNS, win.pattern or ""),
-                "features": [names.pair(names.FEATURES, f) for f in win.features],
-                "win_kind": names.pair(names.WIN_KINDS, win.win or ""),
-                "from_name": views[win.from_seat].name if win.from_seat is not None else "",
-                "hua": win.hua or 0,
-                "hua_flowers": flowers,
-                "hua_sets": (win.hua or 0) - flowers,
-                "value": win.value or 0,
-            }
-        )
-    return {
-        "kind": result.kind,
-        "winners": winners,
-        "dealer_next": views[result.dealer_next].name,
-        "huangfan_next": result.huangfan_next,
-        "reveal": public.reveal or {},
-    }
-
-
 # --- entry points used by views and consumers ---------------------------------------------------
-
-
-def table_created(table_id: int):
-    """When the table was made (None: no such table): with its id, it names one table for good, even
-    where a test database hands the same id out again."""
-    return Table.objects.filter(pk=table_id).values_list("created", flat=True).first()
-
-
-def is_seated(table_id: int, user_id: int) -> bool:
-    return Seat.objects.filter(table_id=table_id, user_id=user_id).exists()
 
 
 def csrf_token_for(csrf_cookie: str | None) -> str:
@@ -520,78 +309,6 @@ def csrf_token_for(csrf_cookie: str | None) -> str:
     request = HttpRequest()
     request.META["CSRF_COOKIE"] = csrf_cookie
     return get_token(request)
-
-
-def _render_seat_rows(table_id: int):
-    return (
-        Seat.objects.select_related("table__room", "user__profile")
-        .filter(table_id=table_id)
-        .order_by("index")
-    )
-
-
-class _SeatsQuery:
-    """The seats of one table with their table, room, users and profiles: one query compiled once per
-    thread (`games.compiled.prepared`; compiling it was a third of a render's ORM time under load),
-    then turned into model instances the way Django's own iterator does. Every row carries the same
-    table and room: they are built from the first row only and shared by all seats (as
-    `_load_table` always did with the per-row copies)."""
-
-    _local = threading.local()
-
-    def __init__(self) -> None:
-        self.query = query = compiled.prepared(("render_seats",), _render_seat_rows, [0])
-        self.table_populators = [p for p in query.populators if p.model_cls is Table]
-        self.other_populators = [p for p in query.populators if p.model_cls is not Table]
-        if len(self.table_populators) != 1:
-            raise RuntimeError("the seats query should select one table per row")
-        # Rows after the first skip the table's and room's columns (the game state's JSON among
-        # them): unused.
-        klass_info = query.compiler.klass_info
-        table_info = next(info for info in klass_info["related_klass_infos"] if info["model"] is Table)
-        table_columns = set(_selected_columns(table_info))
-        self.seat_converters = {i: c for i, c in query.converters.items() if i not in table_columns}
-
-    @classmethod
-    def run(cls, table_id: int) -> list[Seat]:
-        seats_query = getattr(cls._local, "query", None)
-        if seats_query is None:
-            seats_query = cls._local.query = cls()
-        query = seats_query.query
-        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-            cursor.execute(query.sql, query.params_for([table_id]))
-            rows = cursor.fetchall()
-        if rows:
-            convert = query.compiler.apply_converters
-            rows = [*convert(rows[:1], query.converters), *convert(rows[1:], seats_query.seat_converters)]
-        seats = []
-        table = None
-        for row in rows:
-            seat = Seat.from_db(DEFAULT_DB_ALIAS, query.init_list, row[query.own])
-            if table is None:
-                seats_query.table_populators[0].populate(row, seat)
-                table = seat.table
-            else:
-                seat.table = table
-            for populator in seats_query.other_populators:
-                populator.populate(row, seat)
-            seats.append(seat)
-        return seats
-
-
-def _selected_columns(klass_info: dict):
-    """The select positions of a `klass_info`'s model and of the models selected through it."""
-    yield from klass_info["select_fields"]
-    for related in klass_info.get("related_klass_infos", ()):
-        yield from _selected_columns(related)
-
-
-def _load_table(table_id: int) -> tuple[Table | None, list[Seat] | None]:
-    """The table, its room, seats, users and profiles in one query (a table always has its seats)."""
-    seats = _SeatsQuery.run(table_id)
-    if not seats:
-        return Table.objects.select_related("room").filter(pk=table_id).first(), None
-    return seats[0].table, seats
 
 
 _loaded: dict[int, tuple[Table, list[Seat] | None]] = {}
@@ -632,7 +349,7 @@ def _table_for_update(table_id: int, version: int | None, created) -> tuple[Tabl
 
 def _read_table(table_id: int) -> tuple[Table | None, list[Seat] | None]:
     """Read the table, prepare its version's shared data, and offer the read to other viewers."""
-    table, seats = _load_table(table_id)
+    table, seats = selectors.table_with_seats(table_id)
     if table is None:
         return None, None
     _version_data(table)
@@ -746,7 +463,7 @@ def lobby_context(user) -> dict:
             "tables": [
                 {
                     "table": t.table,
-                    "seats": [(s, _seat_name(s)) for s in t.seats],
+                    "seats": [(s, seat_name(s)) for s in t.seats],
                     "mine": t.mine,
                     "has_empty": any(s.is_empty for s in t.seats),
                 }
