@@ -11,9 +11,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import rendering, services
+from games import services
 from games.forms import TableForm
 from games.models import Room, Table
+from games.presentation import rendering
 from games.services import ServiceError
 from games.services.stakes import room_stakes
 from games.services.table_settings import (
@@ -46,7 +47,7 @@ def _enterable(request, table_id: int) -> Table:
 
 def table(request, table_id: int):
     obj = _enterable(request, table_id)
-    return render(request, "games/table.html", rendering.table_context(obj, request.user))
+    return render(request, "games/table.html", rendering.table_page_context(obj, request))
 
 
 def _go(request, url: str):

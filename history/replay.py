@@ -23,6 +23,7 @@ from games.engine.rules import Rules
 from games.engine.state import GameState
 from games.engine.tiles import code_to_str
 from games.engine.verify import HandExport, VerifyFailed, verify_export
+from games.engine.view import Discard
 from games.names import ACTIONS, PATTERNS, PHASES, WIN_KINDS, WINDS, pair
 
 
@@ -79,7 +80,7 @@ class SeatFrame:
     drawn: str | None
     melds: list[dict]
     flowers: list[str]
-    river: list[dict]
+    river: list[Discard]
     options: list[dict] = field(default_factory=list)  # {"text", "zh", "en", "tile", "taken"}
     pending: bool = False
     payment: int | None = None
@@ -176,12 +177,12 @@ def frame_at(source: ReplaySource, step: int) -> Frame:
             state.apply(action)
     except RuleError as exc:
         raise NotReplayable(_("这局的记录无法重放：{error}").format(error=exc.message)) from None
-    view = state.view(None)
+    view = state.public_view()
     following = export.actions[step] if step < source.total else None
     pending = set(state.pending_seats()) if state.phase != "ended" else set()
     seats = []
-    for info, concealed in zip(view["seats"], state.hands, strict=True):
-        s = info["seat"]
+    for info, concealed in zip(view.seats, state.hands, strict=True):
+        s = info.seat
         drawn = state.drawn_tile if state.phase == "turn" and s == state.current_seat else None
         tiles = list(concealed)
         if drawn is not None and drawn in tiles:
@@ -196,8 +197,8 @@ def frame_at(source: ReplaySource, step: int) -> Frame:
             SeatFrame(
                 seat=s,
                 name=names[s],
-                wind_zh=pair(WINDS, info["wind"])[0],
-                wind_en=pair(WINDS, info["wind"])[1],
+                wind_zh=pair(WINDS, info.wind)[0],
+                wind_en=pair(WINDS, info.wind)[1],
                 is_dealer=s == export.dealer,
                 hand=[code_to_str(t) for t in tiles],
                 drawn=None if drawn is None else code_to_str(drawn),
@@ -205,8 +206,8 @@ def frame_at(source: ReplaySource, step: int) -> Frame:
                 melds=[
                     {**m.to_json(), "tile_list": [code_to_str(t) for t in m.tiles]} for m in state.melds[s]
                 ],
-                flowers=info["flowers"],
-                river=info["river"],
+                flowers=list(info.flowers),
+                river=list(info.river),
                 options=options,
                 pending=s in pending,
                 payment=state.result.payments[s] if state.phase == "ended" else None,

@@ -18,6 +18,7 @@ from typing import Any
 
 from .actions import CLAIM_KINDS, TURN_KINDS, Action, Event, RuleError
 from .hand import is_complete
+from .kinds import MeldKind, Phase
 from .melds import Meld
 from .result import HandResult, next_dealer, next_huangfan
 from .rules import Rules
@@ -37,6 +38,7 @@ from .tiles import (
     format_tiles,
     parse_tiles,
 )
+from .view import Discard, HandView, MeldFace, PublicView, SeatPublic, SwapState
 from .wall import SeedError, Wall, check_seed, commitment, new_seed, roll_dice, shuffled_wall
 
 SELF_DRAWN = ("self_draw", "kong_replacement", "flower_replacement", "eight_flowers")
@@ -56,12 +58,18 @@ class RiverTile:
         return {"tile": code_to_str(self.tile), "claimed": self.claimed}
 
 
-def _public_meld(meld: Meld, ended: bool) -> dict:
-    """A meld as everyone sees it: a concealed kong (暗杠) lies face down, only its size shown, until
-    the hand ends (摊牌, rules §4)."""
-    if meld.kind == "kong_concealed" and not ended:
-        return {"kind": meld.kind, "face_down": len(meld.tiles)}
-    return meld.to_json()
+def _meld_face(meld: Meld, open_: bool) -> MeldFace:
+    """A meld as a viewer sees it: a concealed kong (暗杠) lies face down, only its size shown, until
+    the hand ends (摊牌, rules §4), except to its owner (`open_`)."""
+    kind = MeldKind(meld.kind)
+    if kind is MeldKind.KONG_CONCEALED and not open_:
+        return MeldFace(kind, face_down=len(meld.tiles))
+    return MeldFace(
+        kind,
+        tuple(code_to_str(c) for c in meld.tiles),
+        meld.from_seat,
+        None if meld.claimed is None else code_to_str(meld.claimed),
+    )
 
 
 def _tiles_json(codes) -> list[str]:
@@ -913,63 +921,77 @@ class GameState:
     # ------------------------------------------------------------------ views
 
     def view(self, seat: int | None) -> dict:
-        """What one seat (or a spectator, `None`) may see: own tiles and public information only."""
+        """What one seat (or a spectator, `None`) may see, as JSON: `hand_view(seat).to_json()`."""
+        return self.hand_view(seat).to_json()
+
+    def hand_view(self, seat: int | None, public: PublicView | None = None) -> HandView:
+        """What one seat (or a spectator, `None`) may see: own tiles and public information only
+        (games/engine/view.py). `public`: this state's `public_view()`, when the caller has it."""
         if seat is not None and (type(seat) is not int or not 0 <= seat < 4):
             raise RuleError("bad_action", f"no seat {seat!r}")
+        if public is None:
+            public = self.public_view()
+        if self.phase == "turn":
+            pending = public.turn_pending
+        else:
+            # who may claim is private: a seat sees only whether it must answer itself
+            pending = (seat,) if seat is not None and seat in self.pending_seats() else ()
+        if seat is None:
+            return HandView(seat, public, pending)
+        own = _counts_to_tiles(self.counts[seat])
+        drawn = self.drawn_tile if seat == self.current_seat and self.phase == "turn" else None
+        if drawn is not None and drawn in own:
+            own.remove(drawn)
+        return HandView(
+            seat,
+            public,
+            pending,
+            hand=tuple(_tiles_json(own)),
+            drawn=None if drawn is None else code_to_str(drawn),
+            legal_actions=tuple(self.legal_actions(seat)),
+            waits=tuple(_tiles_json(self.winning_tiles(seat))) if self.phase != "ended" else (),
+            missed=tuple(_tiles_json(sorted(self.missed[seat]))),
+            # The seat's own melds face up: `seats` shows its concealed kongs face down, as to everyone.
+            own_melds=tuple(_meld_face(m, True) for m in self.melds[seat]),
+            buried=tuple(_tiles_json(self.buried[seat])) if self.rules.swap_tiles else None,
+        )
+
+    def public_view(self) -> PublicView:
+        """The part of every viewer's view that does not depend on who looks (`HandView.public`)."""
         ended = self.phase == "ended"
         seats = []
         for s in range(4):
-            info = {
-                "seat": s,
-                "wind": code_to_str(WINDS[(s - self.dealer) % 4]),
-                "flowers": _tiles_json(self.flowers[s]),
-                "melds": [_public_meld(m, ended) for m in self.melds[s]],
-                "river": [r.to_json() for r in self.rivers[s]],
-                "concealed_count": sum(self.counts[s]),
-            }
-            if self.rules.declare_ready:
-                info["declared"] = self.declared[s]
-            if self.rules.swap_tiles:
-                info["swap"] = {"buried": len(self.buried[s]), "done": self._swap_done[s]}
-            if ended:
-                info["hand"] = _tiles_json(_counts_to_tiles(self.counts[s]))
-            seats.append(info)
-        out: dict[str, Any] = {
-            "seat": seat,
-            "phase": self.phase,
-            "current_seat": self.current_seat,
-            # who may claim is private: a seat sees only whether it must answer itself
-            "pending": self.pending_seats()
-            if self.phase == "turn"
-            else [s for s in self.pending_seats() if s == seat],
-            "dealer": self.dealer,
-            "dice": list(self.dice),
-            "huangfan": self.huangfan,
-            "stake": self.stake,
-            "wall_remaining": self.wall_remaining,
-            "last_discard": None if self.last_discard is None else code_to_str(self.last_discard),
-            "claim_tile": None if self._claim_tile is None else code_to_str(self._claim_tile),
-            "commitment": self.commitment,
-            "seats": seats,
-        }
-        if seat is not None:
-            own = _counts_to_tiles(self.counts[seat])
-            drawn = self.drawn_tile if seat == self.current_seat and self.phase == "turn" else None
-            if drawn is not None and drawn in own:
-                own.remove(drawn)
-            out["hand"] = _tiles_json(own)
-            out["drawn"] = None if drawn is None else code_to_str(drawn)
-            out["legal_actions"] = [str(a) for a in self.legal_actions(seat)]
-            out["waits"] = _tiles_json(self.winning_tiles(seat)) if not ended else []
-            out["missed"] = _tiles_json(sorted(self.missed[seat]))
-            # The seat's own melds face up: `seats` shows its concealed kongs face down, as to everyone.
-            out["own_melds"] = [m.to_json() for m in self.melds[seat]]
-            if self.rules.swap_tiles:
-                out["buried"] = _tiles_json(self.buried[seat])
-        if ended:
-            out["result"] = self.result.to_json()
-            out["reveal"] = self.reveal()
-        return out
+            seats.append(
+                SeatPublic(
+                    seat=s,
+                    wind=code_to_str(WINDS[(s - self.dealer) % 4]),
+                    flowers=tuple(_tiles_json(self.flowers[s])),
+                    melds=tuple(_meld_face(m, ended) for m in self.melds[s]),
+                    river=tuple(Discard(code_to_str(r.tile), r.claimed) for r in self.rivers[s]),
+                    concealed_count=sum(self.counts[s]),
+                    declared=self.declared[s] if self.rules.declare_ready else None,
+                    swap=SwapState(len(self.buried[s]), self._swap_done[s])
+                    if self.rules.swap_tiles
+                    else None,
+                    hand=tuple(_tiles_json(_counts_to_tiles(self.counts[s]))) if ended else None,
+                )
+            )
+        return PublicView(
+            phase=Phase(self.phase),
+            current_seat=self.current_seat,
+            dealer=self.dealer,
+            dice=tuple(self.dice),
+            huangfan=self.huangfan,
+            stake=self.stake,
+            wall_remaining=self.wall_remaining,
+            last_discard=None if self.last_discard is None else code_to_str(self.last_discard),
+            claim_tile=None if self._claim_tile is None else code_to_str(self._claim_tile),
+            commitment=self.commitment,
+            seats=tuple(seats),
+            turn_pending=tuple(self.pending_seats()) if self.phase == "turn" else (),
+            result=self.result if ended else None,
+            reveal=self.reveal() if ended else None,
+        )
 
     # ------------------------------------------------------------------ JSON and replay
 

@@ -13,11 +13,12 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import rendering
+from games import selectors
 from games.live import limits, messages
 from games.live.hub import update_hub
 from games.live.users import still_signed_in
 from games.models import Table
+from games.presentation import rendering
 from games.services import (
     ServiceError,
     seat_connected,
@@ -60,8 +61,8 @@ def _signed_in(user) -> bool:
 def _table_and_seat(table_id: int, user, session) -> tuple:
     """(the table's `created`, or None: no such table, or a private one this browser may not enter;
     whether the user is seated there)."""
-    created = rendering.table_created(table_id)
-    seated = created is not None and _signed_in(user) and rendering.is_seated(table_id, user.pk)
+    created = selectors.table_created(table_id)
+    seated = created is not None and _signed_in(user) and selectors.is_seated(table_id, user.pk)
     if created is not None:
         private = Table.objects.filter(pk=table_id, private=True).exists()
         if not may_enter(private=private, table_id=table_id, user=user, session=session, seated=seated):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
 
-from games import rendering
+from games.presentation import rendering
 from games.services.broadcast import USERS_GROUP, table_updates_group
 
 if TYPE_CHECKING:

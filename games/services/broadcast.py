@@ -51,7 +51,7 @@ def on_commit_close_user_sockets(user_id: int) -> None:
 _pending: set[asyncio.Task] = set()
 
 # Told of every state a service committed in this process, (table id, version, state, hand number):
-# the render cache registers here (games/rendering.py), so the services never import presentation.
+# the render cache registers here (games/presentation/rendering.py), so the services never import presentation.
 _saved_state_listeners: list[Callable[[int, int, GameState, int | None], None]] = []
 
 

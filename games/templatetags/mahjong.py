@@ -11,7 +11,6 @@ from functools import lru_cache
 
 from django import template
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
 
 from games.engine.tiles import NotationError, Tile, code_to_str, name_zh, rank_of, suit_of
 
@@ -77,32 +76,6 @@ def tile_html(code: int, extra_class: str = ""):
         name_zh(code),
         text,
         face,
-    )
-
-
-@register.simple_tag
-def hand_tiles(tiles, discards, seat: int, version: int):
-    """The viewer's concealed tiles; each one that may be discarded is a button sending that discard
-    at `version`. (A tag rather than a template loop: it is the hottest loop of every frame.)"""
-    out = []
-    for text in tiles:
-        code = tile_code(text)
-        if code is None:
-            continue
-        if text in discards:
-            out.append(_discard_form(code, seat, version))
-        else:
-            out.append(tile_html(code))
-    return mark_safe("".join(out))
-
-
-def _discard_form(code: int, seat: int, version: int) -> str:
-    """Built with an f-string: every part is an int, a tile's notation or a tile's safe markup (what
-    `format_html` made of them, without its per-argument escaping calls)."""
-    return (
-        f'<form ws-send class="tile-form"><input type="hidden" name="action" value="{int(seat)}:discard:'
-        f'{code_to_str(code)}"><input type="hidden" name="version" value="{int(version)}"><button '
-        f'type="submit" class="tile-btn" data-testid="discard" title="打 Discard">{tile_html(code)}</button></form>'
     )
 
 

@@ -308,8 +308,8 @@ async def test_an_update_is_rendered_once_for_all_the_tables_sockets(monkeypatch
     import channels.consumer
     from channels.layers import get_channel_layer
 
-    from games import rendering
     from games.live import hub as consumers
+    from games.presentation import rendering
     from games.services.broadcast import table_updates_group
 
     table_id, (alice, bob) = await setup_table(humans=2)

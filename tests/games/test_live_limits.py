@@ -75,7 +75,7 @@ async def test_spectators_per_table_are_limited_but_players_always_get_in(settin
 
 
 async def test_the_spectators_frame_is_rendered_once_per_version(monkeypatch):
-    from games import rendering
+    from games.presentation import rendering
 
     table_id, (alice,) = await setup_table(humans=1)
     path = f"/ws/table/{table_id}/"

@@ -72,3 +72,14 @@ async def test_hostile_messages_over_the_socket_get_an_error_and_change_nothing(
         assert (await snapshot(table_id))[0] == version
     finally:
         await reader.communicator.disconnect()
+
+
+def test_every_kind_of_command_has_exactly_one_handler():
+    """The closed set: each type `parse` can return is handled by the table consumer's one table,
+    and each plain command names a service."""
+    from typing import get_args
+
+    from games.live.consumers import PLAIN_SERVICES, TableConsumer
+
+    assert set(TableConsumer.HANDLERS) == set(get_args(messages.Command))
+    assert set(PLAIN_SERVICES) == messages.PLAIN_COMMANDS

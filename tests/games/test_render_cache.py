@@ -1,25 +1,27 @@
-"""The per-process render caches (games/rendering.py) change nothing anyone sees.
+"""The per-process render caches (games/presentation/rendering.py) change nothing anyone sees.
 
 A frame rendered from warm caches equals the frame rendered from cold ones, for a seated person and
 for a spectator; a seat block taken from the memo equals the block rendered straight from the
-template; a saved state that differs at the same version is never served from the cache; a state
+template (templates/jinja2/games/table/seat.html); a saved state that differs at the same version is never served from the cache; a state
 handed over by the service after its commit renders like one read back; and the viewers of one
 version rendering at the same moment read the table once.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.template import Context, Template
-from django.template.loader import render_to_string
+from django.forms.models import model_to_dict
 from django.utils import timezone
 
-from games import rendering, services, store
+from accounts.models import Profile
+from games import selectors, services, store
 from games.engine.state import GameState
-from games.models import Table
+from games.models import Room, Seat, Table
+from games.presentation import rendering
 from games.services import current_hand
 from games.services.broadcast import on_commit_table_changed
 
@@ -79,7 +81,7 @@ def test_seat_blocks_match_the_template(mid_hand, alice):
     for viewer in (alice, AnonymousUser()):
         ctx = rendering.table_context(table, viewer)
         for seat in ctx["seats"]:
-            direct = render_to_string("games/table.html#seatblock", {"s": seat, "state": True})
+            direct = rendering.render_region("seat", {"s": seat, "state": True})
             assert ctx["seat_html"][seat.position] == direct
             assert f"seat-{seat.position}" in direct
 
@@ -143,7 +145,7 @@ def test_a_handed_over_state_is_not_used_for_another_saved_state(mid_hand, alice
 def test_concurrent_renders_of_one_version_read_the_table_once(mid_hand, monkeypatch):
     """Four viewers' renders start together: the first reads, the others wait for its read."""
     clear_caches()
-    table, seats = store.table_with_seats(mid_hand.pk)
+    table, seats = selectors.table_with_seats(mid_hand.pk)
     rendering._version_data(table)
     viewers = 4
     checked = threading.Semaphore(0)
@@ -163,7 +165,7 @@ def test_concurrent_renders_of_one_version_read_the_table_once(mid_hand, monkeyp
 
     original_fresh = rendering._fresh
     monkeypatch.setattr(rendering, "_fresh", fresh)
-    monkeypatch.setattr(store, "table_with_seats", load)
+    monkeypatch.setattr(selectors, "table_with_seats", load)
     results = []
     threads = [
         threading.Thread(
@@ -177,6 +179,21 @@ def test_concurrent_renders_of_one_version_read_the_table_once(mid_hand, monkeyp
         thread.join(timeout=20)
     assert reads == [table.pk]
     assert len(results) == viewers and all(r[0] is table for r in results)
+
+
+def test_the_prepared_seats_query_reads_what_the_orm_reads(mid_hand, alice):
+    Profile.objects.create(user=alice, display_name="爱丽丝")
+    for _ in range(2):  # compiled on the first call in a thread, reused on the second
+        table, seats = selectors.table_with_seats(mid_hand.pk)
+        expected = list(Seat.objects.filter(table=mid_hand).order_by("index"))
+        assert [model_to_dict(s) for s in seats] == [model_to_dict(s) for s in expected]
+        assert all(s.table is table for s in seats)
+        assert model_to_dict(table) == model_to_dict(Table.objects.get(pk=mid_hand.pk))
+        assert model_to_dict(table.room) == model_to_dict(Room.objects.get(pk=mid_hand.room_id))
+        assert model_to_dict(seats[0].user) == model_to_dict(alice)
+        assert seats[0].user.profile.display_name == "爱丽丝"
+        assert all(s.user is None for s in seats[1:])
+    assert selectors.table_with_seats(999999) == (None, None)
 
 
 def test_every_viewer_gets_the_same_public_seats_from_the_engine(bot_table, alice):
@@ -198,21 +215,18 @@ def test_every_viewer_gets_the_same_public_seats_from_the_engine(bot_table, alic
     assert {"turn", "ended"} <= checked
 
 
-HAND_LOOP = (
-    '{% load mahjong %}{% for t in my_hand %}{% if t in discards %}<form ws-send class="tile-form">'
-    '<input type="hidden" name="action" value="{{ viewer }}:discard:{{ t }}">'
-    '<input type="hidden" name="version" value="{{ version }}"><button type="submit" class="tile-btn" '
-    'data-testid="discard" title="打 Discard">{% tile t %}</button></form>{% else %}{% tile t %}{% endif %}'
-    "{% endfor %}"
-)
-
-
-def test_the_hand_tag_draws_what_the_template_loop_drew(mid_hand, alice):
+def test_the_hand_draws_every_tile_and_a_discard_button_for_each_discardable_one(mid_hand, alice):
+    """The viewer's hand in the controls region: each concealed tile once, as a button sending its
+    discard at the frame's version exactly when it may be discarded."""
     ctx = rendering.table_context(Table.objects.get(pk=mid_hand.pk), alice)
     for discards in (ctx["discards"], set(ctx["my_hand"][::2]), set()):
-        values = {**ctx, "discards": discards, "version": 1234}
-        looped = Template(HAND_LOOP).render(Context(values))
-        tagged = Template("{% load mahjong %}{% hand_tiles my_hand discards viewer version %}").render(
-            Context(values)
+        values = {**ctx, "discards": discards, "version": 1234, "drawn": None, "oob": False}
+        html = rendering.render_region("controls", values)
+        hand = html[html.index('data-zone="hand"') : html.index("</div>", html.index('data-zone="hand"'))]
+        assert hand.count('data-tile="') == len(ctx["my_hand"])
+        expected = [t for t in ctx["my_hand"] if t in discards]
+        sent = re.findall(
+            r'name="action" value="0:discard:(\w+)"><input type="hidden" name="version" value="1234">', hand
         )
-        assert tagged == looped and looped.count('data-tile="') == len(ctx["my_hand"])
+        assert sent == expected
+        assert hand.count('data-testid="discard"') == len(expected)

@@ -8,9 +8,10 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from games import rendering, services
+from games import services
 from games.engine.rules import Rules
 from games.models import Hand, Room, Table
+from games.presentation import rendering
 from games.services.room_settings import table_rules, table_timers
 from games.services.rooms import RoomSettingsError, check_room_settings, room_save
 from games.services.table_settings import INVITE_ALPHABET, TableChoices, table_change_settings, table_open

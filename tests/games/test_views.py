@@ -110,7 +110,7 @@ def test_ensure_demo_is_idempotent():
 
 def test_forms_pushed_over_the_socket_carry_a_working_csrf_token(room, alice):
     """A form rendered for the socket posts like the page's own form (checked with CSRF enforced)."""
-    from games.rendering import render_lobby_fragment
+    from games.presentation.rendering import render_lobby_fragment
 
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice)
@@ -177,7 +177,7 @@ def test_lobby_hides_tables_everyone_left(client_for, room, alice):
 def test_countdown_only_for_the_person_being_waited_on(bot_table, alice, bob):
     from django.utils import timezone
 
-    from games.rendering import table_context
+    from games.presentation.rendering import table_context
 
     from .helpers import state_of
 

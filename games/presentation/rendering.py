@@ -1,159 +1,48 @@
 """Turning a table into what one viewer may see: template context and rendered fragments.
 
-Everything game-related comes from the engine's `state.view(seat)` for the viewer's own seat (or
-`view(None)` for a spectator); the full state never reaches a template.
+Everything game-related comes from the engine's `HandView` (`state.hand_view(seat)`) for the viewer's
+own seat (or `hand_view(None)` for a spectator); the full state never reaches a template.
 """
 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import fields, is_dataclass
 from functools import lru_cache
 
-from django.core.exceptions import ObjectDoesNotExist
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
+from django.template import engines
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
-from games import fragments, names, store
-from games.engine.bots import levels as bot_levels
+from games import names, selectors, store
+from games.engine.kinds import Phase
 from games.engine.state import GameState
-from games.engine.tiles import format_tiles, parse_tiles
-from games.models import Room, Seat, Table
+from games.engine.view import HandView, PublicView
+from games.models import Seat, Table
+from games.presentation.viewmodels import (
+    POSITIONS,
+    PUBLIC_FIELDS,
+    SeatView,
+    bot_level_choices,
+    choices,
+    meld_view,
+    public_seat,
+    seat_name,
+    settlement_view,
+    sorted_tiles,
+)
 from games.services import ServiceError, broadcast, current_hand, load_state
 from games.services.stakes import room_stakes
-
-POSITIONS = ("bottom", "right", "top", "left")
-MELD_KIND_NAMES = {
-    "chow": "吃",
-    "pong": "碰",
-    "kong_exposed": "明杠",
-    "kong_added": "上杠",
-    "kong_concealed": "暗杠",
-}
-
-
-@dataclass
-class MeldView:
-    kind: str
-    label: str
-    tiles: list[str]
-    claimed: str | None
-    from_seat: int | None
-
-    face_down: int = 0  # a concealed kong seen by someone else before the hand ends: backs only
-
-    @property
-    def tile_items(self) -> list[tuple[str | None, bool]]:
-        """(tile, turned) pairs: the claimed tile is drawn turned, once; (None, False) for a tile
-        lying face down."""
-        if self.face_down:
-            return [(None, False)] * self.face_down
-        items, turned = [], False
-        for tile in self.tiles:
-            mark = not turned and tile == self.claimed
-            turned = turned or mark
-            items.append((tile, mark))
-        return items
-
-
-@dataclass
-class SeatView:
-    index: int
-    position: str
-    name: str
-    is_bot: bool
-    is_me: bool
-    connected: bool
-    wind: str = ""
-    wind_zh: str = ""
-    is_dealer: bool = False
-    is_current: bool = False
-    score: int = 0
-    flowers: list[str] = field(default_factory=list)
-    melds: list[MeldView] = field(default_factory=list)
-    river: list[dict] = field(default_factory=list)
-    concealed_count: int = 0
-    revealed: list[str] | None = None
-    payment: int | None = None
-    just_discarded: bool = False
-    ready: bool = False
-    autoplay: bool = False
-
-
-@dataclass
-class Choice:
-    """One button of the claim / turn bar."""
-
-    action: str
-    kind: str
-    label_zh: str
-    label_en: str
-    tiles: list[str]
-
-
-def _seat_name(seat: Seat) -> str:
-    """The profile's display name, else the username; read from `user__profile` when the caller
-    selected it (one query for all seats), else one look-up."""
-    if seat.user_id:
-        user = seat.user
-        try:
-            profile = user.profile
-        except ObjectDoesNotExist:
-            profile = None
-        return (profile.display_name if profile else "") or user.get_username()
-    if seat.is_bot:
-        return " ".join(names.bot_name_pair(seat.index, seat.bot_level))
-    return ""
-
-
-def _meld(data: dict) -> MeldView:
-    tiles = [format_tiles([c]) for c in parse_tiles(data.get("tiles", ""))]
-    kind = data.get("kind", "")
-    label = MELD_KIND_NAMES.get(kind, kind)
-    return MeldView(kind, label, tiles, data.get("claimed"), data.get("from"), data.get("face_down", 0))
-
-
-def _choices(legal: list[str]) -> tuple[set[str], list[Choice]]:
-    """Split legal actions into the tiles that may be discarded and the other buttons."""
-    discards: set[str] = set()
-    buttons: list[Choice] = []
-    order = ["win", "self_win", "exposed_kong", "concealed_kong", "added_kong", "pong", "chow", "pass"]
-    for text in legal:
-        parts = text.split(":")
-        kind, tile = parts[1], (parts[2] if len(parts) > 2 else None)
-        if kind == "discard":
-            discards.add(tile)
-            continue
-        zh, en = names.pair(names.ACTIONS, kind)
-        if kind == "chow" and tile:
-            code = parse_tiles(tile)[0]
-            tiles = [format_tiles([code + i]) for i in range(3)]
-        elif tile:
-            tiles = [tile]
-        else:
-            tiles = []
-        buttons.append(Choice(text, kind, zh, en, tiles))
-    buttons.sort(key=lambda c: order.index(c.kind) if c.kind in order else len(order))
-    return discards, buttons
 
 
 @lru_cache(maxsize=4096)
 def _stand_url(table_id: int) -> str:
     """Reversed once per table: `{% url %}` was a quarter of the board's render time."""
     return reverse("games:table_stand", args=[table_id])
-
-
-@lru_cache(maxsize=256)
-def _tile_order(tile: str) -> int:
-    return parse_tiles(tile)[0]
-
-
-def _sorted(tiles: list[str]) -> list[str]:
-    return sorted(tiles, key=_tile_order)
 
 
 def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
@@ -170,7 +59,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
             SeatView(
                 index=seat.index,
                 position=POSITIONS[(seat.index - anchor) % 4],
-                name=_seat_name(seat),
+                name=seat_name(seat),
                 is_bot=seat.is_bot,
                 is_me=seat.index == viewer,
                 connected=seat.connected or seat.is_bot,
@@ -179,6 +68,8 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
                 autoplay=seat.autoplay,
             )
         )
+    waiting = table.status == Table.Status.WAITING
+    has_empty = any(s.is_empty for s in seats)
     ctx: dict = {
         "table": table,
         "room": table.room,
@@ -187,16 +78,16 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         "me": me,
         "seats": views,
         "seats_by_position": {v.position: v for v in views},
-        "is_waiting": table.status == Table.Status.WAITING,
-        "can_sit": table.status == Table.Status.WAITING and me is None and any(s.is_empty for s in seats),
-        "has_empty": any(s.is_empty for s in seats),
+        "is_waiting": waiting,
+        "can_sit": waiting and me is None and has_empty,
+        "has_empty": has_empty,
         "state": None,
-        "bot_levels": [(level, " ".join(names.pair(names.BOT_LEVELS, level))) for level in bot_levels()],
+        "bot_levels": bot_level_choices(),
         # Platform rules (issue 4): the stake, the ready check's countdown, 托管.
         "is_owner": me is not None and table.owner_id == me.user_id,
         "stand_url": _stand_url(table.pk),
-        "stake_options": room_stakes(table.room),
-        "ready_deadline": table.deadline if table.status == Table.Status.WAITING else None,
+        "stake_options": room_stakes(table.room) if waiting else (),
+        "ready_deadline": table.deadline if waiting else None,
         "now": timezone.now(),
     }
     shared = _version_data(table)
@@ -204,40 +95,41 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         ctx["seat_html"] = {v.position: _seat_html(v, False) for v in views}
         return ctx
     view = shared.view(viewer)
-    ended = view["phase"] == "ended"
-    for seat_view, (public, _) in zip(views, shared.public_seats(view), strict=True):
-        vars(seat_view).update(public)
-    discards, buttons = _choices(view.get("legal_actions", []))
-    must_answer = viewer is not None and bool(view.get("legal_actions"))
+    public = view.public
+    ended = public.phase == Phase.ENDED
+    public_seats = shared.public_seats()
+    for seat_view, (fields_, _) in zip(views, public_seats, strict=True):
+        vars(seat_view).update(fields_)
+    discards, buttons = choices(view.legal_actions)
+    must_answer = viewer is not None and bool(view.legal_actions)
     # The countdown is the waited-on person's timer: shown on a person's turn and to whoever must answer
     # a claim — never to others during a claim window (it would tell them someone can claim).
-    person_turn = view["phase"] == "turn" and not seats[view["current_seat"]].is_bot
+    person_turn = public.phase == Phase.TURN and not seats[public.current_seat].is_bot
     ctx.update(
         {
-            "state": view,
-            "phase": view["phase"],
-            "phase_name": names.pair(names.PHASES, view["phase"]),
+            "state": public,
+            "phase": public.phase,
+            "phase_name": names.pair(names.PHASES, public.phase),
             "hand_number": shared.hand_number,
-            "commitment": view.get("commitment", ""),
-            "my_hand": _sorted(view.get("hand", [])),
-            "drawn": view.get("drawn"),
+            "commitment": public.commitment,
+            "my_hand": sorted_tiles(view.hand or ()),
+            "drawn": view.drawn,
             "discards": discards,
             "buttons": buttons,
-            "waits": view.get("waits", []),
+            "waits": view.waits,
             "must_answer": must_answer,
             "deadline": table.turn_deadline if not ended and (must_answer or person_turn) else None,
             "now": timezone.now(),
             "current_name": next((v.name for v in views if v.is_current), ""),
-            "dealer_name": views[view["dealer"]].name,
-            "settlement": _settlement(view, views, table) if ended else None,
+            "dealer_name": views[public.dealer].name,
+            "settlement": settlement_view(public, views) if ended else None,
         }
     )
-    public = shared.public_seats(view)
-    keys = [key for _, key in public]
-    own_melds = view.get("own_melds")
-    if viewer is not None and own_melds is not None and own_melds != view["seats"][viewer]["melds"]:
+    keys = [key for _, key in public_seats]
+    own_melds = view.own_melds
+    if viewer is not None and own_melds is not None and own_melds != public.seats[viewer].melds:
         # The viewer's own concealed kongs face up, in their block only: memoised on all its inputs.
-        views[viewer].melds = [_meld(m) for m in own_melds]
+        views[viewer].melds = [meld_view(m) for m in own_melds]
         keys[viewer] = None
     ctx["seat_html"] = {v.position: _seat_html(v, True, shared, keys[v.index]) for v in views}
     return ctx
@@ -258,63 +150,37 @@ _lock = threading.Lock()
 
 
 class _VersionData:
-    """One table version's engine state, its hand number, and its views by viewer seat."""
+    """One table version's engine state, its hand number, and its views by viewer seat, all built on
+    the one `PublicView` of the state (the part of a view every viewer shares)."""
 
     def __init__(self, version: int, raw, state: GameState | None, hand_number: int | None) -> None:
         self.version = version
         self.raw = raw
         self.state = state
         self.hand_number = hand_number  # None: not known yet (read on first use)
-        self._views: dict[int | None, dict] = {}
+        self._public: PublicView | None = None
+        self._views: dict[int | None, HandView] = {}
         self.seat_blocks: dict[tuple, str] = {}  # see `_seat_html`
         self._public_seats: list[tuple[dict, tuple]] | None = None
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> HandView:
         found = self._views.get(seat)
         if found is None:
-            found = self._views[seat] = self.state.view(seat)
+            if self._public is None:
+                self._public = self.state.public_view()
+            found = self._views[seat] = self.state.hand_view(seat, self._public)
         return found
 
-    def public_seats(self, view: dict) -> list[tuple[dict, tuple]]:
+    def public_seats(self) -> list[tuple[dict, tuple]]:
         """Per seat, the `SeatView` fields that show the game, and their memo key: the same for every
-        viewer of the version, since `view()` gives all of them the same public `seats` (a test checks
-        it), so they are worked out from the first viewer's `view` once. Shared by the viewers' seat
-        views: nothing changes them after."""
+        viewer of the version (they come from the version's one `PublicView`), worked out once and
+        shared by the viewers' seat views: nothing changes them after."""
         found = self._public_seats
         if found is None:
-            found = self._public_seats = [_public_seat(view, data) for data in view["seats"]]
+            public = self.view(None).public
+            fields_ = [public_seat(public, seat) for seat in public.seats]
+            found = self._public_seats = [(f, _freeze([f[name] for name in PUBLIC_FIELDS])) for f in fields_]
         return found
-
-
-_PUBLIC_FIELDS = (
-    "wind",
-    "wind_zh",
-    "is_dealer",
-    "is_current",
-    "just_discarded",
-    "flowers",
-    "melds",
-    "river",
-    "concealed_count",
-    "revealed",
-)
-
-
-def _public_seat(view: dict, data: dict) -> tuple[dict, tuple]:
-    phase = view["phase"]
-    public = {
-        "wind": data["wind"],
-        "wind_zh": names.pair(names.WINDS, data["wind"])[0],
-        "is_dealer": data["seat"] == view["dealer"],
-        "is_current": phase == "turn" and data["seat"] == view["current_seat"],
-        "just_discarded": phase == "claims" and data["seat"] == view["current_seat"],
-        "flowers": list(data["flowers"]),
-        "melds": [_meld(m) for m in data["melds"]],
-        "river": list(data["river"]),
-        "concealed_count": data["concealed_count"],
-        "revealed": _sorted(data["hand"]) if phase == "ended" and "hand" in data else None,
-    }
-    return public, _freeze([public[name] for name in _PUBLIC_FIELDS])
 
 
 _versions: dict[int, _VersionData] = {}
@@ -406,7 +272,7 @@ def _seat_html(
 
 
 _BLOCK_INPUTS = tuple(f.name for f in fields(SeatView) if f.name != "position")
-_PRIVATE_INPUTS = tuple(name for name in _BLOCK_INPUTS if name not in _PUBLIC_FIELDS)
+_PRIVATE_INPUTS = tuple(name for name in _BLOCK_INPUTS if name not in PUBLIC_FIELDS)
 
 
 def _seat_block(seat: SeatView, has_state: bool, public_key: tuple | None = None) -> str:
@@ -418,7 +284,7 @@ def _seat_block(seat: SeatView, has_state: bool, public_key: tuple | None = None
         key = (has_state, "public", public_key, *[_freeze(getattr(seat, name)) for name in _PRIVATE_INPUTS])
     html = _seat_blocks.get(key)
     if html is None:
-        html = fragments.seat_block(_with_position(seat, _POSITION_MARK), has_state)
+        html = render_region("seat", {"s": _with_position(seat, _POSITION_MARK), "state": has_state})
         with _lock:
             if len(_seat_blocks) >= _MAX_SEAT_BLOCKS:
                 _seat_blocks.clear()
@@ -432,46 +298,7 @@ def _with_position(seat: SeatView, position: str) -> SeatView:
     return copy
 
 
-def _settlement(view: dict, views: list[SeatView], table: Table) -> dict:
-    result = view["result"]
-    for seat_view, amount in zip(views, result["payments"], strict=True):
-        seat_view.payment = int(amount)
-    winners = []
-    for win in result["winners"]:
-        winners.append(
-            {
-                "name": views[win["seat"]].name,
-                "seat": win["seat"],
-                "pattern": names.pair(names.PATTERNS, win.get("pattern", "")),
-                "features": [names.pair(names.FEATURES, f) for f in win.get("features", [])],
-                "win_kind": names.pair(names.WIN_KINDS, win.get("win", "")),
-                "from_name": views[win["from_seat"]].name if win.get("from_seat") is not None else "",
-                "hua": win.get("hua", 0),
-                "hua_flowers": len(views[win["seat"]].flowers),
-                "hua_sets": win.get("hua", 0) - len(views[win["seat"]].flowers),
-                "value": win.get("value", 0),
-            }
-        )
-    return {
-        "kind": result["kind"],
-        "winners": winners,
-        "dealer_next": views[result["dealer_next"]].name,
-        "huangfan_next": result["huangfan_next"],
-        "reveal": view.get("reveal", {}),
-    }
-
-
 # --- entry points used by views and consumers ---------------------------------------------------
-
-
-def table_created(table_id: int):
-    """When the table was made (None: no such table): with its id, it names one table for good, even
-    where a test database hands the same id out again."""
-    return Table.objects.filter(pk=table_id).values_list("created", flat=True).first()
-
-
-def is_seated(table_id: int, user_id: int) -> bool:
-    return Seat.objects.filter(table_id=table_id, user_id=user_id).exists()
 
 
 def csrf_token_for(csrf_cookie: str | None) -> str:
@@ -522,7 +349,7 @@ def _table_for_update(table_id: int, version: int | None, created) -> tuple[Tabl
 
 def _read_table(table_id: int) -> tuple[Table | None, list[Seat] | None]:
     """Read the table, prepare its version's shared data, and offer the read to other viewers."""
-    table, seats = store.table_with_seats(table_id)
+    table, seats = selectors.table_with_seats(table_id)
     if table is None:
         return None, None
     _version_data(table)
@@ -570,49 +397,81 @@ def render_for_viewers(table_id: int, viewers: list[tuple], version: int | None 
 def _render_frame(table: Table, user, seats: list[Seat] | None, csrf_token: str) -> str:
     ctx = table_context(table, user, seats)
     ctx.update(oob=True, user=user, csrf_token=csrf_token)
-    return "".join([_render_part(part, ctx) for part in _PARTS])
+    return "".join([_frame_region(name, ctx) for name in FRAME_REGIONS])
 
 
-_PARTS = (
-    ("board", fragments.can_build_board, fragments.board),
-    ("controls", fragments.can_build_controls, fragments.controls),
-    ("settlement", fragments.can_build_settlement, fragments.settlement),
-)
+def _frame_region(name: str, ctx: dict) -> str:
+    """A region of a socket frame; the settlement while closed is the same empty section in every
+    frame of every table, rendered once per process."""
+    if name == "settlement" and ctx.get("settlement") is None:
+        global _closed_settlement
+        if _closed_settlement is None:
+            _closed_settlement = render_region("settlement", {"oob": True, "settlement": None})
+        return _closed_settlement
+    return render_region(name, ctx)
 
 
-def _render_part(part: tuple, ctx: dict) -> str:
-    """One live region: built as a string where games/fragments.py covers the case, else from the
-    template (the same HTML either way)."""
-    name, covered, build = part
-    if covered(ctx):
-        return build(ctx)
-    return render_to_string(f"games/table.html#{name}", ctx)
+_closed_settlement: str | None = None
+
+
+FRAME_REGIONS = ("board", "controls", "settlement")  # what a socket frame carries, in order
+PAGE_REGIONS = ("error", *FRAME_REGIONS)
+
+
+def render_region(name: str, ctx: dict) -> str:
+    """One region of the table (templates/jinja2/games/table/NAME.html), the only source of its HTML: the page,
+    the socket's frames and the seat-block memo all render it from there."""
+    template, globals_ = _template(name)
+    context = template.new_context({**globals_, **ctx}, shared=True)
+    return SafeString(template.environment.concat(template.root_render_func(context)))
+
+
+def _template(name: str) -> tuple:
+    """The compiled region and its globals as a plain dict: `Template.render` merges the globals
+    (a ChainMap) into every render's context, which cost more than a small region's whole render.
+    Kept unless Jinja2 is to look for a changed file on every use (under DEBUG)."""
+    found = _templates.get(name)
+    if found is None:
+        env = engines["jinja2"].env
+        template = env.get_template(f"games/table/{name}.html")
+        found = (template, dict(template.globals))
+        if not env.auto_reload:
+            _templates[name] = found
+    return found
+
+
+_templates: dict[str, tuple] = {}
+
+
+def table_page_context(table: Table, request) -> dict:
+    """The table page's context: `table_context` with the regions rendered for the page (not as
+    out-of-band swaps, with the request's CSRF token)."""
+    ctx = table_context(table, request.user)
+    ctx.update(oob=False, user=request.user, request=request, csrf_token=get_token(request))
+    ctx["regions"] = {name: render_region(name, ctx) for name in PAGE_REGIONS}
+    return ctx
 
 
 def render_error(error: ServiceError) -> str:
-    return render_to_string("games/table.html#error", {"error": error, "oob": True})
+    return render_region("error", {"error": error, "oob": True})
 
 
 def lobby_context(user) -> dict:
-    rooms = []
-    for room in Room.objects.filter(is_open=True).order_by("name"):
-        tables = []
-        for table in room.tables.exclude(status=Table.Status.FINISHED).order_by("id"):
-            seats = list(table.seats.select_related("user__profile").order_by("index"))
-            if not any(s.user_id for s in seats):
-                continue  # everyone left: nothing to join or watch
-            mine = user is not None and user.is_authenticated and any(s.user_id == user.pk for s in seats)
-            if table.private and not mine:
-                continue  # a private table is joined by its invite link only
-            tables.append(
+    rooms = [
+        {
+            "room": item.room,
+            "tables": [
                 {
-                    "table": table,
-                    "seats": [(s, _seat_name(s)) for s in seats],
-                    "mine": mine,
-                    "has_empty": any(s.is_empty for s in seats),
+                    "table": t.table,
+                    "seats": [(s, seat_name(s)) for s in t.seats],
+                    "mine": t.mine,
+                    "has_empty": any(s.is_empty for s in t.seats),
                 }
-            )
-        rooms.append({"room": room, "tables": tables})
+                for t in item.tables
+            ],
+        }
+        for item in selectors.lobby_rooms(user)
+    ]
     return {"rooms": rooms, "user": user}
 
 

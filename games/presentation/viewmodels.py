@@ -1,0 +1,229 @@
+"""View models of the live table, built from the engine's `HandView`: one seat's block (`SeatView`,
+`MeldView`), the buttons a viewer may press (`Choice`), the settlement. Pure functions of their
+inputs; games/presentation/rendering.py assembles them per viewer and caches what viewers share.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from django.core.exceptions import ObjectDoesNotExist
+
+from games import names
+from games.engine.actions import Action
+from games.engine.bots import levels as bot_levels
+from games.engine.kinds import ActionKind, Phase
+from games.engine.tiles import code_to_str, parse_tiles
+from games.engine.view import Discard, MeldFace, PublicView, SeatPublic
+from games.models import Seat
+
+POSITIONS = ("bottom", "right", "top", "left")
+MELD_KIND_NAMES = {
+    "chow": "吃",
+    "pong": "碰",
+    "kong_exposed": "明杠",
+    "kong_added": "上杠",
+    "kong_concealed": "暗杠",
+}
+
+
+@dataclass
+class MeldView:
+    kind: str
+    label: str
+    tiles: list[str]
+    claimed: str | None
+    from_seat: int | None
+
+    face_down: int = 0  # a concealed kong seen by someone else before the hand ends: backs only
+
+    @property
+    def tile_items(self) -> list[tuple[str | None, str]]:
+        """(tile, mark) pairs for the `tiles` filter: the claimed tile is marked "turned", once; a
+        tile lying face down is (None, "")."""
+        if self.face_down:
+            return [(None, "")] * self.face_down
+        items, turned = [], False
+        for tile in self.tiles:
+            mark = not turned and tile == self.claimed
+            turned = turned or mark
+            items.append((tile, "turned" if mark else ""))
+        return items
+
+
+@dataclass
+class SeatView:
+    index: int
+    position: str
+    name: str
+    is_bot: bool
+    is_me: bool
+    connected: bool
+    wind: str = ""
+    wind_zh: str = ""
+    is_dealer: bool = False
+    is_current: bool = False
+    score: int = 0
+    flowers: list[str] = field(default_factory=list)
+    melds: list[MeldView] = field(default_factory=list)
+    river: list[Discard] = field(default_factory=list)
+    concealed_count: int = 0
+    revealed: list[str] | None = None
+    payment: int | None = None
+    just_discarded: bool = False
+    ready: bool = False
+    autoplay: bool = False
+
+    @property
+    def river_items(self) -> list[tuple[str, str]]:
+        """(tile, mark) pairs for the `tiles` filter: a claimed discard is marked "claimed", the one
+        just discarded (open to claims) "last"."""
+        last = len(self.river) - 1 if self.just_discarded else -1
+        return [
+            (r.tile, "claimed" if r.claimed else "last" if i == last else "")
+            for i, r in enumerate(self.river)
+        ]
+
+
+@dataclass
+class Choice:
+    """One button of the claim / turn bar."""
+
+    action: str
+    kind: str
+    label_zh: str
+    label_en: str
+    tiles: list[str]
+
+
+def seat_name(seat: Seat) -> str:
+    """The profile's display name, else the username; read from `user__profile` when the caller
+    selected it (one query for all seats), else one look-up."""
+    if seat.user_id:
+        user = seat.user
+        try:
+            profile = user.profile
+        except ObjectDoesNotExist:
+            profile = None
+        return (profile.display_name if profile else "") or user.get_username()
+    if seat.is_bot:
+        return " ".join(names.bot_name_pair(seat.index, seat.bot_level))
+    return ""
+
+
+def meld_view(face: MeldFace) -> MeldView:
+    kind = face.kind.value
+    return MeldView(
+        kind, MELD_KIND_NAMES.get(kind, kind), list(face.tiles), face.claimed, face.from_seat, face.face_down
+    )
+
+
+CHOICE_ORDER = (
+    ActionKind.WIN,
+    ActionKind.SELF_WIN,
+    ActionKind.EXPOSED_KONG,
+    ActionKind.CONCEALED_KONG,
+    ActionKind.ADDED_KONG,
+    ActionKind.PONG,
+    ActionKind.CHOW,
+    ActionKind.PASS,
+)
+
+
+def choices(legal: tuple[Action, ...]) -> tuple[set[str], list[Choice]]:
+    """Split legal actions into the tiles that may be discarded and the other buttons."""
+    discards: set[str] = set()
+    buttons: list[Choice] = []
+    for action in legal:
+        kind, code = action.kind, action.tile
+        if kind == ActionKind.DISCARD:
+            discards.add(code_to_str(code))
+            continue
+        zh, en = names.pair(names.ACTIONS, kind)
+        if kind == ActionKind.CHOW:
+            tiles = [code_to_str(code + i) for i in range(3)]  # `tile` is the sequence's lowest
+        elif code is not None:
+            tiles = [code_to_str(code)]
+        else:
+            tiles = []
+        buttons.append(Choice(str(action), kind, zh, en, tiles))
+    order = {kind: i for i, kind in enumerate(CHOICE_ORDER)}
+    buttons.sort(key=lambda c: order.get(c.kind, len(order)))
+    return discards, buttons
+
+
+@lru_cache(maxsize=1)
+def bot_level_choices() -> tuple[tuple[str, str], ...]:
+    return tuple((level, " ".join(names.pair(names.BOT_LEVELS, level))) for level in bot_levels())
+
+
+@lru_cache(maxsize=256)
+def tile_order(tile: str) -> int:
+    return parse_tiles(tile)[0]
+
+
+def sorted_tiles(tiles: list[str]) -> list[str]:
+    return sorted(tiles, key=tile_order)
+
+
+PUBLIC_FIELDS = (
+    "wind",
+    "wind_zh",
+    "is_dealer",
+    "is_current",
+    "just_discarded",
+    "flowers",
+    "melds",
+    "river",
+    "concealed_count",
+    "revealed",
+)
+
+
+def public_seat(public: PublicView, seat: SeatPublic) -> dict:
+    """The `SeatView` fields (`PUBLIC_FIELDS`) that show the game: the same for every viewer."""
+    phase = public.phase
+    fields_ = {
+        "wind": seat.wind,
+        "wind_zh": names.pair(names.WINDS, seat.wind)[0],
+        "is_dealer": seat.seat == public.dealer,
+        "is_current": phase == Phase.TURN and seat.seat == public.current_seat,
+        "just_discarded": phase == Phase.CLAIMS and seat.seat == public.current_seat,
+        "flowers": list(seat.flowers),
+        "melds": [meld_view(m) for m in seat.melds],
+        "river": list(seat.river),
+        "concealed_count": seat.concealed_count,
+        "revealed": sorted_tiles(seat.hand) if phase == Phase.ENDED and seat.hand is not None else None,
+    }
+    return fields_
+
+
+def settlement_view(public: PublicView, views: list[SeatView]) -> dict:
+    result = public.result
+    for seat_view, amount in zip(views, result.payments, strict=True):
+        seat_view.payment = int(amount)
+    winners = []
+    for win in result.winners:
+        flowers = len(views[win.seat].flowers)
+        winners.append(
+            {
+                "name": views[win.seat].name,
+                "seat": win.seat,
+                "pattern": names.pair(names.PATTERNS, win.pattern or ""),
+                "features": [names.pair(names.FEATURES, f) for f in win.features],
+                "win_kind": names.pair(names.WIN_KINDS, win.win or ""),
+                "from_name": views[win.from_seat].name if win.from_seat is not None else "",
+                "hua": win.hua or 0,
+                "hua_flowers": flowers,
+                "hua_sets": (win.hua or 0) - flowers,
+                "value": win.value or 0,
+            }
+        )
+    return {
+        "kind": result.kind,
+        "winners": winners,
+        "dealer_next": views[result.dealer_next].name,
+        "huangfan_next": result.huangfan_next,
+        "reveal": public.reveal or {},
+    }
