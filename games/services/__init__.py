@@ -1,6 +1,6 @@
 """Every change of game state goes through these verbs (DESIGN.md §3)."""
 
-from .autoplay import table_cancel_autoplay
+from .autoplay import table_cancel_autoplay, table_request_autoplay
 from .errors import MESSAGES, ServiceError
 from .locking import current_hand
 from .moderation import ban_player, room_close, table_close, unban_player
@@ -29,6 +29,7 @@ __all__ = [
     "table_next_hand",
     "table_refuse_stake",
     "table_remove_bot",
+    "table_request_autoplay",
     "table_set_stake",
     "table_sit",
     "table_stand",

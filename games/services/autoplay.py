@@ -8,6 +8,7 @@ back) or when its disconnected person's grace period runs out (it ends when they
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from games.engine.bots import levels
 from games.models import Seat, Table
@@ -18,6 +19,7 @@ from .locking import locked_table, require_user, user_seat
 
 TIMEOUTS_BEFORE_AUTOPLAY = 2
 TIMEOUTS = "timeouts"
+ASKED = "asked"
 
 
 def autoplay_level() -> str:
@@ -50,6 +52,28 @@ def note_own_move(seat: Seat) -> None:
     if seat.timeouts:
         seat.timeouts = 0
         seat.save(update_fields=["timeouts"])
+
+
+def table_request_autoplay(*, table_id: int, user) -> Table:
+    """ "托管": the person hands their seat to the bot until they cancel it (during a match)."""
+    require_user(user)
+    with transaction.atomic():
+        table = locked_table(table_id)
+        seat = user_seat(table, user)
+        if seat is None:
+            raise ServiceError("not_seated")
+        if table.status != Table.Status.PLAYING:
+            raise ServiceError("table_not_playing")
+        if seat.autoplay:
+            raise ServiceError("already_in_autoplay")
+        seat.autoplay = True
+        seat.autoplay_reason = ASKED
+        seat.save(update_fields=["autoplay", "autoplay_reason"])
+        table.version += 1
+        table.deadline = timezone.now()  # the bot may be the seat the clock is waiting for
+        table.save(update_fields=["version", "deadline"])
+        on_commit_table_changed(table.pk, table.version)
+    return table
 
 
 def table_cancel_autoplay(*, table_id: int, user) -> Table:
