@@ -3,9 +3,24 @@
 Four people play whole hands through the services (each answering with the engine's timeout
 action); after every action the acting process renders the new version for the four of them the way
 the socket hub does (`rendering.render_for_viewers` with the announced version). Prints the CPU time
-(process time) per version rendered for four viewers: mean, p50, p95.
+(process time) per version rendered for four viewers: mean, p50, p95. `--regions` also times one
+viewer's frame regions with its four seat blocks rendered again rather than taken from the memo.
 
-    .venv/bin/python bench/render_bench.py --actions 600 [--profile]
+    .venv/bin/python bench/render_bench.py --actions 600 [--regions] [--profile]
+
+Which template engine renders the table's regions was decided with this script at commit c019d91,
+where `--engines` timed the same frames (board, controls, settlement and four seat blocks, no memo)
+three ways: the hand-written strings of the former games/fragments.py, the Django partials of
+templates/games/table.html, and the Jinja2 templates. 400 versions, shared 2-core host (load 4),
+CPU ms per frame:
+
+    strings (games/fragments.py)   mean 0.273  p95 0.388
+    Django template partials       mean 3.550  p95 5.114
+    Jinja2 templates               mean 1.055  p95 1.523
+
+Jinja2 is 3.4 times faster than Django's engine on these regions, so the regions are Jinja2
+templates (templates/jinja2/games/table/, games/presentation/jinja.py). The strings were faster
+still, but were a second copy of every region's HTML.
 """
 
 from __future__ import annotations
@@ -26,11 +41,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=600, help="versions to render (default 600)")
     parser.add_argument("--profile", action="store_true", help="print a cProfile of the renders")
+    parser.add_argument(
+        "--regions", action="store_true", help="also time one frame's regions, seat blocks unmemoised"
+    )
     args = parser.parse_args(argv)
 
     os.environ.pop("DATABASE_URL", None)
     os.environ["DJANGO_TEST_DB"] = str(Path(tempfile.mkdtemp()) / "render-bench.sqlite3")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shmj_site.settings")
+    # As the servers run (bench/ws_load.py): no SQL log, templates not looked up again on every use.
+    os.environ.setdefault("DJANGO_DEBUG", "0")
+    os.environ.setdefault("DJANGO_SECRET_KEY", "render-bench-" + "x" * 40)
     import django
 
     django.setup()
@@ -43,6 +64,22 @@ def main(argv: list[str] | None = None) -> int:
         return run(args)
     finally:
         connection.creation.destroy_test_db(settings.DATABASES["default"]["NAME"], verbosity=0)
+
+
+def report(label: str, seconds: list[float]) -> None:
+    ms = sorted(t * 1000 for t in seconds)
+    print(
+        f"{label} mean {statistics.mean(ms):.3f} p50 {ms[len(ms) // 2]:.3f} p95 {ms[int(len(ms) * 0.95)]:.3f}"
+    )
+
+
+def _frame_regions(ctx: dict) -> str:
+    """One viewer's frame with its four seat blocks rendered again (not taken from the memo)."""
+    from games import rendering
+
+    has_state = ctx["state"] is not None
+    blocks = [rendering.render_region("seat", {"s": seat, "state": has_state}) for seat in ctx["seats"]]
+    return "".join(blocks + [rendering.render_region(name, ctx) for name in rendering.FRAME_REGIONS])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     viewers = [(user, "NOTPROVIDED") for user in users]
     profiler = cProfile.Profile() if args.profile else None
     times: list[float] = []
+    regions: list[float] = []
     while len(times) < args.actions:
         state = state_of(table)
         if state.phase == "ended":
@@ -82,11 +120,19 @@ def run(args: argparse.Namespace) -> int:
             profiler.disable()
         times.append(time.process_time() - start)
         assert all(version == table.version for version, _ in frames)
-    times_ms = sorted(t * 1000 for t in times)
-    print(
-        f"{len(times)} versions x 4 viewers: CPU ms per version mean {statistics.mean(times_ms):.3f} "
-        f"p50 {times_ms[len(times_ms) // 2]:.3f} p95 {times_ms[int(len(times_ms) * 0.95)]:.3f}"
-    )
+        if args.regions:
+            contexts = []
+            for user, token in viewers:
+                ctx = rendering.table_context(table, user)
+                ctx.update(oob=True, user=user, csrf_token=token)
+                contexts.append(ctx)
+            start = time.process_time()
+            for ctx in contexts:
+                _frame_regions(ctx)
+            regions.append((time.process_time() - start) / len(contexts))
+    report(f"{len(times)} versions x 4 viewers: CPU ms per version", times)
+    if regions:
+        report("one frame's regions, its 4 seat blocks unmemoised: CPU ms per frame", regions)
     if profiler:
         stats = pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "cumulative"))
         stats.print_stats(40)

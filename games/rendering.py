@@ -14,12 +14,13 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
+from django.template import engines
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from games import compiled, fragments, names
+from games import compiled, names
 from games.engine.bots import levels as bot_levels
 from games.engine.state import GameState
 from games.engine.tiles import format_tiles, parse_tiles
@@ -419,7 +420,7 @@ def _seat_block(seat: SeatView, has_state: bool, public_key: tuple | None = None
         key = (has_state, "public", public_key, *[_freeze(getattr(seat, name)) for name in _PRIVATE_INPUTS])
     html = _seat_blocks.get(key)
     if html is None:
-        html = fragments.seat_block(_with_position(seat, _POSITION_MARK), has_state)
+        html = render_region("seat", {"s": _with_position(seat, _POSITION_MARK), "state": has_state})
         with _lock:
             if len(_seat_blocks) >= _MAX_SEAT_BLOCKS:
                 _seat_blocks.clear()
@@ -643,27 +644,49 @@ def render_for_viewers(table_id: int, viewers: list[tuple], version: int | None 
 def _render_frame(table: Table, user, seats: list[Seat] | None, csrf_token: str) -> str:
     ctx = table_context(table, user, seats)
     ctx.update(oob=True, user=user, csrf_token=csrf_token)
-    return "".join([_render_part(part, ctx) for part in _PARTS])
+    return "".join([render_region(name, ctx) for name in FRAME_REGIONS])
 
 
-_PARTS = (
-    ("board", fragments.can_build_board, fragments.board),
-    ("controls", fragments.can_build_controls, fragments.controls),
-    ("settlement", fragments.can_build_settlement, fragments.settlement),
-)
+FRAME_REGIONS = ("board", "controls", "settlement")  # what a socket frame carries, in order
+PAGE_REGIONS = ("error", *FRAME_REGIONS)
 
 
-def _render_part(part: tuple, ctx: dict) -> str:
-    """One live region: built as a string where games/fragments.py covers the case, else from the
-    template (the same HTML either way)."""
-    name, covered, build = part
-    if covered(ctx):
-        return build(ctx)
-    return render_to_string(f"games/table.html#{name}", ctx)
+def render_region(name: str, ctx: dict) -> str:
+    """One region of the table (templates/jinja2/games/table/NAME.html), the only source of its HTML: the page,
+    the socket's frames and the seat-block memo all render it from there."""
+    template, globals_ = _template(name)
+    context = template.new_context({**globals_, **ctx}, shared=True)
+    return mark_safe(template.environment.concat(template.root_render_func(context)))
+
+
+def _template(name: str) -> tuple:
+    """The compiled region and its globals as a plain dict: `Template.render` merges the globals
+    (a ChainMap) into every render's context, which cost more than a small region's whole render.
+    Kept unless Jinja2 is to look for a changed file on every use (under DEBUG)."""
+    found = _templates.get(name)
+    if found is None:
+        env = engines["jinja2"].env
+        template = env.get_template(f"games/table/{name}.html")
+        found = (template, dict(template.globals))
+        if not env.auto_reload:
+            _templates[name] = found
+    return found
+
+
+_templates: dict[str, tuple] = {}
+
+
+def table_page_context(table: Table, request) -> dict:
+    """The table page's context: `table_context` with the regions rendered for the page (not as
+    out-of-band swaps, with the request's CSRF token)."""
+    ctx = table_context(table, request.user)
+    ctx.update(oob=False, user=request.user, request=request, csrf_token=get_token(request))
+    ctx["regions"] = {name: render_region(name, ctx) for name in PAGE_REGIONS}
+    return ctx
 
 
 def render_error(error: ServiceError) -> str:
-    return render_to_string("games/table.html#error", {"error": error, "oob": True})
+    return render_region("error", {"error": error, "oob": True})
 
 
 def lobby_context(user) -> dict:

@@ -46,7 +46,7 @@ def _enterable(request, table_id: int) -> Table:
 
 def table(request, table_id: int):
     obj = _enterable(request, table_id)
-    return render(request, "games/table.html", rendering.table_context(obj, request.user))
+    return render(request, "games/table.html", rendering.table_page_context(obj, request))
 
 
 def _go(request, url: str):

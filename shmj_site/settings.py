@@ -101,6 +101,17 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The live table's regions (games/presentation/jinja.py says why they are Jinja2).
+        "NAME": "jinja2",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {
+            "environment": "games.presentation.jinja.environment",
+            "keep_trailing_newline": True,
+        },
+    },
 ]
 
 _sqlite_default = f"sqlite:///{BASE_DIR / 'db.sqlite3'}"

@@ -73,32 +73,6 @@ def tile_html(code: int, extra_class: str = ""):
 
 
 @register.simple_tag
-def hand_tiles(tiles, discards, seat: int, version: int):
-    """The viewer's concealed tiles; each one that may be discarded is a button sending that discard
-    at `version`. (A tag rather than a template loop: it is the hottest loop of every frame.)"""
-    out = []
-    for text in tiles:
-        code = tile_code(text)
-        if code is None:
-            continue
-        if text in discards:
-            out.append(_discard_form(code, seat, version))
-        else:
-            out.append(tile_html(code))
-    return mark_safe("".join(out))
-
-
-def _discard_form(code: int, seat: int, version: int) -> str:
-    """Built with an f-string: every part is an int, a tile's notation or a tile's safe markup (what
-    `format_html` made of them, without its per-argument escaping calls)."""
-    return (
-        f'<form ws-send class="tile-form"><input type="hidden" name="action" value="{int(seat)}:discard:'
-        f'{code_to_str(code)}"><input type="hidden" name="version" value="{int(version)}"><button '
-        f'type="submit" class="tile-btn" data-testid="discard" title="打 Discard">{tile_html(code)}</button></form>'
-    )
-
-
-@register.simple_tag
 def tile_back(extra_class: str = ""):
     return _tile_back(extra_class)
 

@@ -2,20 +2,19 @@
 
 A frame rendered from warm caches equals the frame rendered from cold ones, for a seated person and
 for a spectator; a seat block taken from the memo equals the block rendered straight from the
-template; a saved state that differs at the same version is never served from the cache; a state
+template (templates/jinja2/games/table/seat.html); a saved state that differs at the same version is never served from the cache; a state
 handed over by the service after its commit renders like one read back; and the viewers of one
 version rendering at the same moment read the table once.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.forms.models import model_to_dict
-from django.template import Context, Template
-from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import Profile
@@ -81,7 +80,7 @@ def test_seat_blocks_match_the_template(mid_hand, alice):
     for viewer in (alice, AnonymousUser()):
         ctx = rendering.table_context(table, viewer)
         for seat in ctx["seats"]:
-            direct = render_to_string("games/table.html#seatblock", {"s": seat, "state": True})
+            direct = rendering.render_region("seat", {"s": seat, "state": True})
             assert ctx["seat_html"][seat.position] == direct
             assert f"seat-{seat.position}" in direct
 
@@ -215,21 +214,18 @@ def test_every_viewer_gets_the_same_public_seats_from_the_engine(bot_table, alic
     assert {"turn", "ended"} <= checked
 
 
-HAND_LOOP = (
-    '{% load mahjong %}{% for t in my_hand %}{% if t in discards %}<form ws-send class="tile-form">'
-    '<input type="hidden" name="action" value="{{ viewer }}:discard:{{ t }}">'
-    '<input type="hidden" name="version" value="{{ version }}"><button type="submit" class="tile-btn" '
-    'data-testid="discard" title="打 Discard">{% tile t %}</button></form>{% else %}{% tile t %}{% endif %}'
-    "{% endfor %}"
-)
-
-
-def test_the_hand_tag_draws_what_the_template_loop_drew(mid_hand, alice):
+def test_the_hand_draws_every_tile_and_a_discard_button_for_each_discardable_one(mid_hand, alice):
+    """The viewer's hand in the controls region: each concealed tile once, as a button sending its
+    discard at the frame's version exactly when it may be discarded."""
     ctx = rendering.table_context(Table.objects.get(pk=mid_hand.pk), alice)
     for discards in (ctx["discards"], set(ctx["my_hand"][::2]), set()):
-        values = {**ctx, "discards": discards, "version": 1234}
-        looped = Template(HAND_LOOP).render(Context(values))
-        tagged = Template("{% load mahjong %}{% hand_tiles my_hand discards viewer version %}").render(
-            Context(values)
+        values = {**ctx, "discards": discards, "version": 1234, "drawn": None, "oob": False}
+        html = rendering.render_region("controls", values)
+        hand = html[html.index('data-zone="hand"') : html.index("</div>", html.index('data-zone="hand"'))]
+        assert hand.count('data-tile="') == len(ctx["my_hand"])
+        expected = [t for t in ctx["my_hand"] if t in discards]
+        sent = re.findall(
+            r'name="action" value="0:discard:(\w+)"><input type="hidden" name="version" value="1234">', hand
         )
-        assert tagged == looped and looped.count('data-tile="') == len(ctx["my_hand"])
+        assert sent == expected
+        assert hand.count('data-testid="discard"') == len(expected)

@@ -1,0 +1,69 @@
+"""The Jinja2 environment of the live table's regions (`templates/jinja2/games/table/*.html`).
+
+Every action is rendered for every socket of its table, so the regions a frame carries (board, seat
+blocks, controls, settlement) are the hottest templates of the site. They are Jinja2 templates
+because Jinja2 compiles a template to Python code: measured by bench/render_bench.py, the frame
+render costs a fraction of the same templates on Django's engine (the figures are in
+bench/render_bench.py's docstring and the README). The rest of the site stays on Django templates.
+
+The environment gives the templates what Django's template tags gave the old partials: the `tile` and
+`tile_back` filters (the tile faces of games.templatetags.mahjong), `url` (reverse), `csrf_field` (the
+hidden input of `{% csrf_token %}`), the `timestamp` filter (`|date:'U'`), and Django's gettext
+through jinja2.ext.i18n. Autoescaping is on (Django's backend sets it); markup made safe by Django
+(`SafeString`) is not escaped again, since it carries `__html__`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.urls import reverse
+from django.utils import translation
+from django.utils.dateformat import format as date_format
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
+from jinja2 import Environment, Undefined
+from markupsafe import Markup
+
+from games.templatetags.mahjong import tile, tile_back
+
+
+def timestamp(value) -> str:
+    """`{{ value|date:'U' }}`: seconds since the epoch (of the instant; local time does not move it)."""
+    if isinstance(value, datetime):
+        return str(int(value.timestamp()))
+    return date_format(value, "U")
+
+
+def csrf_field(csrf_token) -> str:
+    """`{% csrf_token %}`: the hidden input, or nothing without a token ("NOTPROVIDED": a frame pushed
+    over the socket to a browser whose cookie is unknown; htmx then sends the page's header)."""
+    if not csrf_token or csrf_token == "NOTPROVIDED":
+        return ""
+    return mark_safe(
+        f'<input type="hidden" name="csrfmiddlewaretoken" value="{conditional_escape(csrf_token)}">'
+    )
+
+
+def tile_back_markup(extra_class: str = "") -> Markup:
+    """`tile_back` as Jinja2's own safe string, so that `back * count` stays safe."""
+    return Markup(tile_back(extra_class))
+
+
+def url(name: str, *args) -> str:
+    return reverse(name, args=args)
+
+
+def environment(**options) -> Environment:
+    """Called by Django's Jinja2 backend (settings.TEMPLATES) with the backend's options."""
+    options.setdefault("extensions", []).append("jinja2.ext.i18n")
+    # Django's backend picks DebugUndefined under DEBUG, which would print a missing variable's
+    # `{{ name }}` into a frame: a missing variable renders as nothing, as in Django's templates.
+    options["undefined"] = Undefined
+    env = Environment(**options)
+    env.install_gettext_callables(translation.gettext, translation.ngettext, newstyle=True)
+    # Filters, not globals, for what a frame calls often: Jinja2 calls a filter directly, a global
+    # function through `Context.call` (twice the cost of a tile).
+    env.globals.update(url=url, csrf_field=csrf_field)
+    env.filters.update(tile=tile, tile_back=tile_back_markup, timestamp=timestamp)
+    return env
