@@ -7,6 +7,7 @@ Everything game-related comes from the engine's `state.view(seat)` for the viewe
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from dataclasses import dataclass, field, fields, is_dataclass
 from functools import lru_cache
 
@@ -22,11 +23,14 @@ from django.utils.safestring import mark_safe
 
 from games import compiled, names
 from games.engine.bots import levels as bot_levels
+from games.engine.scoring.core import kaibao
 from games.engine.state import GameState
 from games.engine.tiles import format_tiles, parse_tiles
 from games.models import Room, Seat, Table
+from games.presentation.settlement import settlement_panel
 from games.services import ServiceError, broadcast, current_hand, load_state
 from games.services.stakes import room_stakes
+from games.services.table_settings import table_timers
 
 POSITIONS = ("bottom", "right", "top", "left")
 MELD_KIND_NAMES = {
@@ -47,11 +51,13 @@ class MeldView:
     from_seat: int | None
 
     face_down: int = 0  # a concealed kong seen by someone else before the hand ends: backs only
+    owner: int | None = None  # the seat the meld belongs to
 
     @property
     def tile_items(self) -> list[tuple[str | None, bool]]:
-        """(tile, turned) pairs: the claimed tile is drawn turned, once; (None, False) for a tile
-        lying face down."""
+        """(tile, turned) pairs: the claimed tile is drawn turned, once, at the side of the seat it
+        came from (上家 left, 对家 middle, 下家 right, as it lies on a real table); (None, False) for
+        a tile lying face down."""
         if self.face_down:
             return [(None, False)] * self.face_down
         items, turned = [], False
@@ -59,6 +65,11 @@ class MeldView:
             mark = not turned and tile == self.claimed
             turned = turned or mark
             items.append((tile, mark))
+        if turned and self.owner is not None and self.from_seat is not None:
+            claimed = next(item for item in items if item[1])
+            rest = [item for item in items if not item[1]]
+            at = {1: len(rest), 2: len(rest) // 2, 3: 0}.get((self.from_seat - self.owner) % 4, 0)
+            items = [*rest[:at], claimed, *rest[at:]]
         return items
 
 
@@ -112,11 +123,13 @@ def _seat_name(seat: Seat) -> str:
     return ""
 
 
-def _meld(data: dict) -> MeldView:
+def _meld(data: dict, owner: int | None = None) -> MeldView:
     tiles = [format_tiles([c]) for c in parse_tiles(data.get("tiles", ""))]
     kind = data.get("kind", "")
     label = MELD_KIND_NAMES.get(kind, kind)
-    return MeldView(kind, label, tiles, data.get("claimed"), data.get("from"), data.get("face_down", 0))
+    return MeldView(
+        kind, label, tiles, data.get("claimed"), data.get("from"), data.get("face_down", 0), owner
+    )
 
 
 def _choices(legal: list[str]) -> tuple[set[str], list[Choice]]:
@@ -214,6 +227,8 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
     # The countdown is the waited-on person's timer: shown on a person's turn and to whoever must answer
     # a claim — never to others during a claim window (it would tell them someone can claim).
     person_turn = view["phase"] == "turn" and not seats[view["current_seat"]].is_bot
+    deadline = table.turn_deadline if not ended and (must_answer or person_turn) else None
+    discard_seconds, claim_seconds = table_timers(table)
     ctx.update(
         {
             "state": view,
@@ -227,19 +242,25 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
             "buttons": buttons,
             "waits": view.get("waits", []),
             "must_answer": must_answer,
-            "deadline": table.turn_deadline if not ended and (must_answer or person_turn) else None,
+            "deadline": deadline,
+            "timer_total": discard_seconds if view["phase"] == "turn" else claim_seconds,
+            "prompt": ("turn" if discards else "claim") if must_answer else "",
+            "centre": _centre(view, views),
+            "tenpai": _tenpai(view, viewer) if not ended else [],
             "now": timezone.now(),
             "current_name": next((v.name for v in views if v.is_current), ""),
             "dealer_name": views[view["dealer"]].name,
             "settlement": _settlement(view, views, table) if ended else None,
         }
     )
+    if ended:
+        ctx["panel"] = _panel(shared, views, table)
     public = shared.public_seats(view)
     keys = [key for _, key in public]
     own_melds = view.get("own_melds")
     if viewer is not None and own_melds is not None and own_melds != view["seats"][viewer]["melds"]:
         # The viewer's own concealed kongs face up, in their block only: memoised on all its inputs.
-        views[viewer].melds = [_meld(m) for m in own_melds]
+        views[viewer].melds = [_meld(m, viewer) for m in own_melds]
         keys[viewer] = None
     ctx["seat_html"] = {v.position: _seat_html(v, True, shared, keys[v.index]) for v in views}
     return ctx
@@ -270,6 +291,7 @@ class _VersionData:
         self._views: dict[int | None, dict] = {}
         self.seat_blocks: dict[tuple, str] = {}  # see `_seat_html`
         self._public_seats: list[tuple[dict, tuple]] | None = None
+        self.panel = None  # the settlement panel, once the hand has ended (the same for every viewer)
 
     def view(self, seat: int | None) -> dict:
         found = self._views.get(seat)
@@ -311,7 +333,7 @@ def _public_seat(view: dict, data: dict) -> tuple[dict, tuple]:
         "is_current": phase == "turn" and data["seat"] == view["current_seat"],
         "just_discarded": phase == "claims" and data["seat"] == view["current_seat"],
         "flowers": list(data["flowers"]),
-        "melds": [_meld(m) for m in data["melds"]],
+        "melds": [_meld(m, data["seat"]) for m in data["melds"]],
         "river": list(data["river"]),
         "concealed_count": data["concealed_count"],
         "revealed": _sorted(data["hand"]) if phase == "ended" and "hand" in data else None,
@@ -432,6 +454,40 @@ def _with_position(seat: SeatView, position: str) -> SeatView:
     copy = SeatView(**{f.name: getattr(seat, f.name) for f in fields(seat)})
     copy.position = position
     return copy
+
+
+def _centre(view: dict, views: list[SeatView]) -> dict:
+    """The compass in the middle of the table: each seat's wind where it sits, and the pointer at the
+    seat to move (during a claim window, at the discarder: who may claim is nobody's business)."""
+    mover = view["current_seat"]
+    return {
+        "marks": [(v.position, v.wind_zh, v.index == mover) for v in views],
+        "pointer": views[mover].position,
+        "kaibao": kaibao(tuple(view["dice"])),
+    }
+
+
+def _tenpai(view: dict, viewer: int | None) -> list[tuple[str, int]]:
+    """听牌: each waiting tile with the copies still unseen by the viewer (4 less those in their hand,
+    in every river and in every meld they can see)."""
+    waits = view.get("waits") or []
+    if viewer is None or not waits:
+        return []
+    seen = Counter(view.get("hand", []))
+    if view.get("drawn"):
+        seen[view["drawn"]] += 1
+    for data in view["seats"]:
+        seen.update(r["tile"] for r in data["river"] if not r.get("claimed"))
+        melds = view.get("own_melds", []) if data["seat"] == viewer else data["melds"]
+        for meld in melds:
+            seen.update(format_tiles([c]) for c in parse_tiles(meld.get("tiles", "")))
+    return [(tile, max(0, 4 - seen[tile])) for tile in waits]
+
+
+def _panel(shared: _VersionData, views: list[SeatView], table: Table):
+    if shared.panel is None:
+        shared.panel = settlement_panel(shared.state, views, list(table.scores or []))
+    return shared.panel
 
 
 def _settlement(view: dict, views: list[SeatView], table: Table) -> dict:

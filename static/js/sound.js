@@ -69,7 +69,7 @@
     if (!button) return;
     var on = enabled();
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? "🔊 声音 Sound on" : "🔇 静音 Muted";
+    button.textContent = on ? "声音 开 Sound on" : "静音 Muted";
   }
 
   function onUpdate() {

@@ -111,7 +111,8 @@ def _check_layout(page: Page, size: str) -> None:
     assert _box(page, "#board .seat-bottom")["y"] < hand["y"] + hand["height"]
     assert _box(page, "#board .seat-left")["x"] < _box(page, "#board .seat-right")["x"]
     if size == "desktop":
-        assert page.evaluate("document.documentElement.scrollHeight") <= height + 1, "the page scrolls"
+        table = _box(page, "#table-root")
+        assert table["y"] + table["height"] <= height + 1, "the table does not fit the window"
     covered = page.evaluate(
         """() => {
             const out = [];
@@ -137,6 +138,18 @@ def _check_contrast(page: Page, name: str) -> None:
         if v["id"] == "color-contrast"
     ]
     assert bad == [], f"{name}: {bad}"
+
+
+def _my_turn(page: Page) -> None:
+    """Pass claims until it is your turn: the clock then waits for you, so a rig cannot race a bot."""
+    for _ in range(MAX_MOVES):
+        page.locator("#controls .choices, #controls [data-testid=discard]").first.wait_for(timeout=WAIT_MS)
+        if page.locator("#controls [data-testid=discard]").count():
+            return
+        version = _version(page)
+        page.locator("[data-testid=choice-pass]").first.click()
+        page.wait_for_function("v => document.querySelector('#board').dataset.version !== v", arg=version)
+    raise AssertionError("never my turn")
 
 
 def _rig(manage, table_id: int, hands, wall: str, dealer: int, actions) -> None:
@@ -187,6 +200,7 @@ def test_a_concealed_kong_is_face_down_to_an_opponent(page: Page, server_url: st
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
     _sign_up(page, server_url, f"kong-{size}")
     table_id = _new_table(page)
+    _my_turn(page)
     # Seat 3 (上家, on your left) deals, declares a concealed kong of 1m, discards 9s; your turn.
     _rig(manage, table_id, KONG_HANDS, "4z5z6z7z8s8s8s", 3, ["3:concealed_kong:1m", "3:discard:9s"])
     page.reload()
@@ -203,6 +217,7 @@ def test_a_drawn_hand_shows_liuju(page: Page, server_url: str, manage, results_d
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
     _sign_up(page, server_url, f"draw-{size}")
     table_id = _new_table(page)
+    _my_turn(page)
     _rig(manage, table_id, DRAW_HANDS, "7z8s", 0, [])  # two tiles left: a draw two discards after yours
     page.reload()
     for _ in range(10):
