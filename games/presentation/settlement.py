@@ -39,7 +39,7 @@ class LaidDown:
 class Panel:
     kind: str  # "win" or "draw"
     hands: list[LaidDown]
-    explanation: SafeString
+    explanation: SafeString  # empty for a drawn hand
     dealer_next: str
     huangfan: int
     huangfan_next: int
@@ -72,12 +72,14 @@ def settlement_panel(state: GameState, seats: list, scores: list[int]) -> Panel:
             )
         )
     names = [seat.name for seat in seats]
-    explanation = explain_hand(list(result.contexts), state.rules, list(result.payments), names=names)
-    html = render_to_string("scoring/explanation.html", {"explanation": explanation})
+    html = SafeString("")  # a drawn hand has nothing to explain: its ± are on the laid-down rows
+    if result.contexts:
+        explanation = explain_hand(list(result.contexts), state.rules, list(result.payments), names=names)
+        html = SafeString(render_to_string("scoring/explanation.html", {"explanation": explanation}))
     return Panel(
         kind=result.kind,
         hands=hands,
-        explanation=SafeString(html),
+        explanation=html,
         dealer_next=names[result.dealer_next],
         huangfan=state.huangfan_in_play,
         huangfan_next=result.huangfan_next,

@@ -10,7 +10,8 @@
   var last = { prompt: "", result: "", tick: null };
 
   function isPlayer() {
-    return !!document.querySelector('#controls [data-zone="hand"]');
+    var controls = document.getElementById("controls");
+    return !!controls && controls.dataset.seated === "yes";
   }
 
   function enabled() {
