@@ -19,7 +19,7 @@ from django.template import engines
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from games import compiled, names
 from games.engine.bots import levels as bot_levels
@@ -54,17 +54,17 @@ class MeldView:
     owner: int | None = None  # the seat the meld belongs to
 
     @property
-    def tile_items(self) -> list[tuple[str | None, bool]]:
-        """(tile, turned) pairs: the claimed tile is drawn turned, once, at the side of the seat it
-        came from (上家 left, 对家 middle, 下家 right, as it lies on a real table); (None, False) for
-        a tile lying face down."""
+    def tile_items(self) -> list[tuple[str | None, str]]:
+        """(tile, mark) pairs for the `tiles` filter: the claimed tile is marked "turned", once, and
+        lies at the side of the seat it came from (上家 left, 对家 middle, 下家 right, as on a real
+        table); a tile lying face down is (None, "")."""
         if self.face_down:
-            return [(None, False)] * self.face_down
+            return [(None, "")] * self.face_down
         items, turned = [], False
         for tile in self.tiles:
             mark = not turned and tile == self.claimed
             turned = turned or mark
-            items.append((tile, mark))
+            items.append((tile, "turned" if mark else ""))
         if turned and self.owner is not None and self.from_seat is not None:
             claimed = next(item for item in items if item[1])
             rest = [item for item in items if not item[1]]
@@ -95,6 +95,16 @@ class SeatView:
     just_discarded: bool = False
     ready: bool = False
     autoplay: bool = False
+
+    @property
+    def river_items(self) -> list[tuple[str, str]]:
+        """(tile, mark) pairs for the `tiles` filter: a claimed discard is marked "claimed", the one
+        just discarded (open to claims) "last"."""
+        last = len(self.river) - 1 if self.just_discarded else -1
+        return [
+            (r["tile"], "claimed" if r["claimed"] else "last" if i == last else "")
+            for i, r in enumerate(self.river)
+        ]
 
 
 @dataclass
@@ -712,7 +722,7 @@ def render_region(name: str, ctx: dict) -> str:
     the socket's frames and the seat-block memo all render it from there."""
     template, globals_ = _template(name)
     context = template.new_context({**globals_, **ctx}, shared=True)
-    return mark_safe(template.environment.concat(template.root_render_func(context)))
+    return SafeString(template.environment.concat(template.root_render_func(context)))
 
 
 def _template(name: str) -> tuple:

@@ -6,8 +6,8 @@ because Jinja2 compiles a template to Python code: measured by bench/render_benc
 render costs a fraction of the same templates on Django's engine (the figures are in
 bench/render_bench.py's docstring and the README). The rest of the site stays on Django templates.
 
-The environment gives the templates what Django's template tags gave the old partials: the `tile` and
-`tile_back` filters (the tile faces of games.templatetags.mahjong), `url` (reverse), `csrf_field` (the
+The environment gives the templates what Django's template tags gave the old partials: the `tile`, `tiles`
+and `tile_back` filters (the tile faces of games.templatetags.mahjong), `url` (reverse), `csrf_field` (the
 hidden input of `{% csrf_token %}`), the `timestamp` filter (`|date:'U'`), and Django's gettext
 through jinja2.ext.i18n. Autoescaping is on (Django's backend sets it); markup made safe by Django
 (`SafeString`) is not escaped again, since it carries `__html__`.
@@ -50,6 +50,21 @@ def tile_back_markup(extra_class: str = "") -> Markup:
     return Markup(tile_back(extra_class))
 
 
+def tiles(items, size: str = "") -> Markup:
+    """A row of tiles, each drawn by `tile` with the class `size`: an item is a tile, or a (tile, mark)
+    pair whose mark is one more class ("turned", "claimed", "last"; a None tile lies face down). One
+    filter call for a row: a frame draws about a hundred tiles, and a call and an escape per tile cost
+    more than the tile itself."""
+    out = []
+    for item in items:
+        if type(item) is tuple:
+            code, mark = item
+            out.append(tile_back(size) if code is None else tile(code, f"{size} {mark}" if mark else size))
+        else:
+            out.append(tile(item, size))
+    return Markup("".join(out))
+
+
 def url(name: str, *args) -> str:
     return reverse(name, args=args)
 
@@ -65,5 +80,5 @@ def environment(**options) -> Environment:
     # Filters, not globals, for what a frame calls often: Jinja2 calls a filter directly, a global
     # function through `Context.call` (twice the cost of a tile).
     env.globals.update(url=url, csrf_field=csrf_field)
-    env.filters.update(tile=tile, tile_back=tile_back_markup, timestamp=timestamp)
+    env.filters.update(tile=tile, tiles=tiles, tile_back=tile_back_markup, timestamp=timestamp)
     return env
