@@ -122,6 +122,7 @@ class RoomAdmin(admin.ModelAdmin):
         "ready_timeout",
         "grace_period",
         "bot_delay",
+        "claim_pause",
         "bot_level",
         "is_open",
     )

@@ -50,6 +50,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "stake_not_set": ("桌主还没有设定底分", "The owner has not set the stake yet."),
     "stake_not_accepted": ("请先接受底分", "Please accept the stake first."),
     "not_in_autoplay": ("你没有在托管", "Your seat is not in auto-play."),
+    "already_in_autoplay": ("你已经在托管", "Your seat is already in auto-play."),
     "reason_required": ("请填写原因", "A reason is required."),
     "no_such_penalty": ("没有这条罚分", "No such penalty."),
     "already_reversed": ("这条罚分已经冲正", "That penalty has already been reversed."),

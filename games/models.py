@@ -47,6 +47,12 @@ class Room(models.Model):
         max_digits=5, decimal_places=2, default=Decimal("1.0"), help_text="Bot think delay in seconds."
     )
     bot_level = models.CharField(max_length=16, default="easy")
+    claim_pause = models.DecimalField(
+        max_digits=4,
+        decimal_places=2,
+        default=Decimal("1.0"),
+        help_text="Seconds every discard waits for claims at tables with people, claimable or not.",
+    )
     stakes = models.JSONField(default=_default_stakes, help_text="Stakes k (底分) a table owner may choose.")
     ready_timeout = models.PositiveSmallIntegerField(
         default=15, help_text="Seconds the others have to press Start once one player has."

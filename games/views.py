@@ -103,9 +103,19 @@ def table_sit(request, table_id: int):
 @login_required
 @require_POST
 def table_stand(request, table_id: int):
-    return _call(
-        request, table_id, services.table_stand, table_id=table_id, success_url=reverse("games:lobby")
-    )
+    """Leave; someone leaving during a hand is told the penalty they paid (on the page they land on)."""
+    charged = []
+
+    def stand(**kwargs):
+        charged.append(services.table_stand(**kwargs))
+
+    response = _call(request, table_id, stand, table_id=table_id, success_url=reverse("games:lobby"))
+    if charged and charged[0] is not None:
+        amount = charged[0].amount.normalize()
+        messages.warning(
+            request, f"中途离开，罚 {amount} 分，机器人代打。 You left during a hand: a penalty of {amount}."
+        )
+    return response
 
 
 @login_required

@@ -91,7 +91,9 @@ def compiled():
 
 @pytest.fixture
 def world(db, alice, bob, compiled):
-    room = Room.objects.create(name="Test room", bot_delay=Decimal("0"), bot_level="easy")
+    room = Room.objects.create(
+        name="Test room", bot_delay=Decimal("0"), claim_pause=Decimal("0"), bot_level="easy"
+    )
     table, match = seated_table(room, [alice, None, bob, None])
     hands = play_stored_hands(table, match, 3, seed="i18n")
     return {"match": match, "hand": hands[-1], "alice": alice, "table": table}

@@ -45,7 +45,9 @@ ODD_POSTS = [
 
 @pytest.fixture
 def world(db, alice, bob, make_user):
-    room = Room.objects.create(name="Fuzz room", bot_delay=Decimal("0"), bot_level="easy")
+    room = Room.objects.create(
+        name="Fuzz room", bot_delay=Decimal("0"), claim_pause=Decimal("0"), bot_level="easy"
+    )
     table, match = seated_table(room, [alice, None, bob, None])
     hands = play_stored_hands(table, match, 2, seed="fuzz")
     waiting = services.table_create(room_id=room.pk, user=alice)

@@ -250,6 +250,8 @@ class GameState:
         self._declaring = rules.declare_ready
         self.buried: list[list[int]] = [[] for _ in range(4)]  # 换牌: tiles each seat buried (private)
         self._swap_done = [False] * 4
+        # The web table's uniform claim pause (see `hold_discards`): off for the engine's own uses.
+        self.hold_discards = False
 
     def _deal(self, held: list[list[int]]) -> None:
         """§2: dealer first, in turn order, each seat replaces its flowers from the tail until none."""
@@ -311,6 +313,32 @@ class GameState:
     @property
     def wall_remaining(self) -> int:
         return self._wall.remaining
+
+    @property
+    def held(self) -> bool:
+        """A discard waits in a claim window nobody is asked to answer (`hold_discards`)."""
+        return self.phase == "claims" and not self._options
+
+    def release(self) -> list[Event]:
+        """Close a held window: the next seat draws, as it would have straight after the discard.
+
+        `hold_discards` makes every discard open a claim window, so that a seat that cannot claim
+        sees the same thing after every discard whether or not another seat could; when nobody can
+        claim, or everybody passed, the window is *held* (`held`, nobody pending) until the caller
+        releases it after its pause. A release is not an action: the log replays to the same hand
+        with or without holding, and a held window only decides when the next draw comes."""
+        if not self.held:
+            raise RuleError("illegal_action", "no held claim window to release")
+        events: list[Event] = []
+        self._legal = {}
+        self._next_turn((self.current_seat + 1) % 4, events)
+        return events
+
+    def _hold(self, tile: int) -> None:
+        self.phase = "claims"
+        self._options = {}
+        self._answers = {}
+        self._claim_tile = tile
 
     def pending_seats(self) -> list[int]:
         if self.phase == "turn":
@@ -630,6 +658,8 @@ class GameState:
             self._answers = {}
             self._claim_tile = tile
             events.append(Event("claim_window", seat, tile, {"seats": sorted(options)}))
+        elif self.hold_discards:
+            self._hold(tile)
         else:
             self._next_turn((seat + 1) % 4, events)
 
@@ -764,7 +794,9 @@ class GameState:
             for s in order:
                 if self._answers.get(s) and self._answers[s].kind == "chow":
                     chosen = self._answers[s]
-        if chosen is None:
+        if chosen is None and self.hold_discards:
+            self._hold(tile)
+        elif chosen is None:
             self._next_turn((origin + 1) % 4, events)
         else:
             self._claim(chosen, origin, tile, events)
@@ -1009,6 +1041,9 @@ class GameState:
             out["gengfeng"] = self.gengfeng
         if self._setup is not None:
             out["setup"] = self._setup
+        if self.hold_discards:
+            out["hold_discards"] = True
+            out["held"] = self.held
         return out
 
     @classmethod
@@ -1041,8 +1076,13 @@ class GameState:
             raise RuleError("bad_action", f"cannot read saved game: {exc}") from None
         if d.get("commitment", state.commitment) != state.commitment:
             raise RuleError("bad_action", "saved commitment does not match the seed")
+        state.hold_discards = d.get("hold_discards") is True
         for action in actions:
+            if state.held:  # every held window but the last was released before the next action
+                state.release()
             state.apply(action)
+        if state.held and d.get("held") is not True:
+            state.release()
         return state
 
     @classmethod

@@ -28,6 +28,7 @@ from games.services import (
     table_cancel_autoplay,
     table_next_hand,
     table_refuse_stake,
+    table_request_autoplay,
     table_set_stake,
     table_start,
 )
@@ -42,6 +43,7 @@ PLAIN_SERVICES = {
     "refuse_stake": table_refuse_stake,
     "start": table_start,
     "cancel_autoplay": table_cancel_autoplay,
+    "request_autoplay": table_request_autoplay,
 }
 assert set(PLAIN_SERVICES) == messages.PLAIN_COMMANDS
 

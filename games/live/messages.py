@@ -53,7 +53,7 @@ class TableCommand:
 
 Command = Act | NextHand | Snapshot | SetStake | TableCommand
 
-PLAIN_COMMANDS = frozenset({"accept_stake", "refuse_stake", "start", "cancel_autoplay"})
+PLAIN_COMMANDS = frozenset({"accept_stake", "refuse_stake", "start", "cancel_autoplay", "request_autoplay"})
 
 
 def bad() -> ServiceError:

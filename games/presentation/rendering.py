@@ -7,6 +7,7 @@ own seat (or `hand_view(None)` for a spectator); the full state never reaches a 
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from dataclasses import fields, is_dataclass
 from functools import lru_cache
 
@@ -20,9 +21,11 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games import names, selectors, store
 from games.engine.kinds import Phase
+from games.engine.scoring.core import kaibao
 from games.engine.state import GameState
 from games.engine.view import HandView, PublicView
 from games.models import Seat, Table
+from games.presentation.settlement import settlement_panel
 from games.presentation.viewmodels import (
     POSITIONS,
     PUBLIC_FIELDS,
@@ -36,6 +39,7 @@ from games.presentation.viewmodels import (
     sorted_tiles,
 )
 from games.services import ServiceError, broadcast, current_hand, load_state
+from games.services.room_settings import table_timers
 from games.services.stakes import room_stakes
 
 
@@ -105,6 +109,8 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
     # The countdown is the waited-on person's timer: shown on a person's turn and to whoever must answer
     # a claim — never to others during a claim window (it would tell them someone can claim).
     person_turn = public.phase == Phase.TURN and not seats[public.current_seat].is_bot
+    deadline = table.turn_deadline if not ended and (must_answer or person_turn) else None
+    discard_seconds, claim_seconds = table_timers(table)
     ctx.update(
         {
             "state": public,
@@ -118,18 +124,24 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
             "buttons": buttons,
             "waits": view.waits,
             "must_answer": must_answer,
-            "deadline": table.turn_deadline if not ended and (must_answer or person_turn) else None,
+            "deadline": deadline,
+            "timer_total": discard_seconds if public.phase == Phase.TURN else claim_seconds,
+            "prompt": ("turn" if discards else "claim") if must_answer else "",
+            "centre": _centre(public, views),
+            "tenpai": _tenpai(view, viewer) if not ended else [],
             "now": timezone.now(),
             "current_name": next((v.name for v in views if v.is_current), ""),
             "dealer_name": views[public.dealer].name,
             "settlement": settlement_view(public, views) if ended else None,
         }
     )
+    if ended:
+        ctx["panel"] = _panel(shared, views, table)
     keys = [key for _, key in public_seats]
     own_melds = view.own_melds
     if viewer is not None and own_melds is not None and own_melds != public.seats[viewer].melds:
         # The viewer's own concealed kongs face up, in their block only: memoised on all its inputs.
-        views[viewer].melds = [meld_view(m) for m in own_melds]
+        views[viewer].melds = [meld_view(m, viewer) for m in own_melds]
         keys[viewer] = None
     ctx["seat_html"] = {v.position: _seat_html(v, True, shared, keys[v.index]) for v in views}
     return ctx
@@ -162,6 +174,8 @@ class _VersionData:
         self._views: dict[int | None, HandView] = {}
         self.seat_blocks: dict[tuple, str] = {}  # see `_seat_html`
         self._public_seats: list[tuple[dict, tuple]] | None = None
+        self.panel = None  # the settlement panel, once the hand has ended (the same for every viewer)
+        self.panel = None  # the settlement panel, once the hand has ended (the same for every viewer)
 
     def view(self, seat: int | None) -> HandView:
         found = self._views.get(seat)
@@ -296,6 +310,39 @@ def _with_position(seat: SeatView, position: str) -> SeatView:
     copy = SeatView(**{f.name: getattr(seat, f.name) for f in fields(seat)})
     copy.position = position
     return copy
+
+
+def _centre(public: PublicView, views: list[SeatView]) -> dict:
+    """The compass in the middle of the table: each seat's wind where it sits, and the pointer at the
+    seat to move (during a claim window, at the discarder: who may claim is nobody's business)."""
+    mover = public.current_seat
+    return {
+        "marks": [(v.position, v.wind_zh, v.index == mover) for v in views],
+        "pointer": views[mover].position,
+        "kaibao": kaibao(tuple(public.dice)),
+    }
+
+
+def _tenpai(view: HandView, viewer: int | None) -> list[tuple[str, int]]:
+    """听牌: each waiting tile with the copies still unseen by the viewer (4 less those in their hand,
+    in every river and in every meld they can see)."""
+    if viewer is None or not view.waits:
+        return []
+    seen = Counter(view.hand or ())
+    if view.drawn:
+        seen[view.drawn] += 1
+    for seat in view.public.seats:
+        seen.update(r.tile for r in seat.river if not r.claimed)
+        melds = (view.own_melds or ()) if seat.seat == viewer else seat.melds
+        for meld in melds:
+            seen.update(meld.tiles)
+    return [(tile, max(0, 4 - seen[tile])) for tile in view.waits]
+
+
+def _panel(shared: _VersionData, views: list[SeatView], table: Table):
+    if shared.panel is None:
+        shared.panel = settlement_panel(shared.state, views, list(table.scores or []))
+    return shared.panel
 
 
 # --- entry points used by views and consumers ---------------------------------------------------

@@ -37,11 +37,13 @@ class MeldView:
     from_seat: int | None
 
     face_down: int = 0  # a concealed kong seen by someone else before the hand ends: backs only
+    owner: int | None = None  # the seat the meld belongs to
 
     @property
     def tile_items(self) -> list[tuple[str | None, str]]:
-        """(tile, mark) pairs for the `tiles` filter: the claimed tile is marked "turned", once; a
-        tile lying face down is (None, "")."""
+        """(tile, mark) pairs for the `tiles` filter: the claimed tile is marked "turned", once, and
+        lies at the side of the seat it came from (上家 left, 对家 middle, 下家 right, as on a real
+        table); a tile lying face down is (None, "")."""
         if self.face_down:
             return [(None, "")] * self.face_down
         items, turned = [], False
@@ -49,6 +51,11 @@ class MeldView:
             mark = not turned and tile == self.claimed
             turned = turned or mark
             items.append((tile, "turned" if mark else ""))
+        if turned and self.owner is not None and self.from_seat is not None:
+            claimed = next(item for item in items if item[1])
+            rest = [item for item in items if not item[1]]
+            at = {1: len(rest), 2: len(rest) // 2, 3: 0}.get((self.from_seat - self.owner) % 4, 0)
+            items = [*rest[:at], claimed, *rest[at:]]
         return items
 
 
@@ -112,10 +119,17 @@ def seat_name(seat: Seat) -> str:
     return ""
 
 
-def meld_view(face: MeldFace) -> MeldView:
+def meld_view(face: MeldFace, owner: int | None = None) -> MeldView:
+    """`owner`: the seat whose meld it is, so that the claimed tile lies toward the seat it came from."""
     kind = face.kind.value
     return MeldView(
-        kind, MELD_KIND_NAMES.get(kind, kind), list(face.tiles), face.claimed, face.from_seat, face.face_down
+        kind,
+        MELD_KIND_NAMES.get(kind, kind),
+        list(face.tiles),
+        face.claimed,
+        face.from_seat,
+        face.face_down,
+        owner,
     )
 
 
@@ -191,7 +205,7 @@ def public_seat(public: PublicView, seat: SeatPublic) -> dict:
         "is_current": phase == Phase.TURN and seat.seat == public.current_seat,
         "just_discarded": phase == Phase.CLAIMS and seat.seat == public.current_seat,
         "flowers": list(seat.flowers),
-        "melds": [meld_view(m) for m in seat.melds],
+        "melds": [meld_view(m, seat.seat) for m in seat.melds],
         "river": list(seat.river),
         "concealed_count": seat.concealed_count,
         "revealed": sorted_tiles(seat.hand) if phase == Phase.ENDED and seat.hand is not None else None,

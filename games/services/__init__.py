@@ -2,7 +2,7 @@
 
 from games.errors import MESSAGES, ServiceError
 
-from .autoplay import table_cancel_autoplay
+from .autoplay import table_cancel_autoplay, table_request_autoplay
 from .changes import current_hand
 from .moderation import ban_player, room_close, table_close, unban_player
 from .play import clock_tick, load_state, table_act, table_next_hand, table_play_bots_hand, table_start
@@ -33,6 +33,7 @@ __all__ = [
     "table_next_hand",
     "table_refuse_stake",
     "table_remove_bot",
+    "table_request_autoplay",
     "table_set_stake",
     "table_sit",
     "table_stand",

@@ -8,6 +8,7 @@ back) or when its disconnected person's grace period runs out (it ends when they
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from games.engine.bots import levels
 from games.errors import ServiceError
@@ -17,6 +18,7 @@ from .changes import bump, locked_table, require_user, user_seat
 
 TIMEOUTS_BEFORE_AUTOPLAY = 2
 TIMEOUTS = "timeouts"
+ASKED = "asked"
 
 
 def autoplay_level() -> str:
@@ -49,6 +51,26 @@ def note_own_move(seat: Seat) -> None:
     if seat.timeouts:
         seat.timeouts = 0
         seat.save(update_fields=["timeouts"])
+
+
+def table_request_autoplay(*, table_id: int, user) -> Table:
+    """ "托管": the person hands their seat to the bot until they cancel it (during a match)."""
+    require_user(user)
+    with transaction.atomic():
+        table = locked_table(table_id)
+        seat = user_seat(table, user)
+        if seat is None:
+            raise ServiceError("not_seated")
+        if table.status != Table.Status.PLAYING:
+            raise ServiceError("table_not_playing")
+        if seat.autoplay:
+            raise ServiceError("already_in_autoplay")
+        seat.autoplay = True
+        seat.autoplay_reason = ASKED
+        seat.save(update_fields=["autoplay", "autoplay_reason"])
+        table.deadline = timezone.now()  # the bot may be the seat the clock is waiting for
+        bump(table, "deadline")
+    return table
 
 
 def table_cancel_autoplay(*, table_id: int, user) -> Table:

@@ -24,6 +24,7 @@ from games.engine.state import GameState
 from games.errors import ServiceError
 from games.models import Hand, Match, Seat, Table
 
+from . import claim_pause
 from .autoplay import bot_level_of, note_own_move, note_timeout, plays_itself
 from .changes import bump, current_hand, lock_table, locked_table, notify, require_user, seats_of, user_seat
 from .presence import expire_grace, grace_deadlines, mark_away_seats
@@ -82,6 +83,7 @@ def _mark_changed(table: Table, state: GameState, now: datetime, previous_phase:
     """The hand moved: restart the bot delay, and the turn timer when a new prompt begins.
 
     A claim window keeps its timer while other seats answer; a turn (or a new phase) gets a fresh one.
+    A held window whose pause is over (a pause of 0, or a last answer after it) is released at once.
     """
     table.changed = now
     if state.phase == "ended":
@@ -90,6 +92,10 @@ def _mark_changed(table: Table, state: GameState, now: datetime, previous_phase:
         discard, claim = table_timers(table)
         seconds = discard if state.phase == "turn" else claim
         table.turn_deadline = now + timedelta(seconds=seconds)
+    if state.held and claim_pause.release_due(table, now):
+        state.release()
+        _mark_changed(table, state, now, "claims")
+        return
     _reschedule(table, state)
 
 
@@ -105,6 +111,8 @@ def _reschedule(table: Table, state: GameState) -> None:
         candidates.append((table.changed or timezone.now()) + bot_delay(table))
     if any(not plays_itself(seats[s]) for s in pending) and table.turn_deadline is not None:
         candidates.append(table.turn_deadline)
+    if state.held:
+        candidates.append(claim_pause.release_at(table))
     candidates += grace_deadlines(table)
     table.deadline = min(candidates) if candidates else timezone.now()
 
@@ -147,6 +155,7 @@ def _deal(table: Table, match_id: int, number: int, now: datetime, seed: str | N
     rules = rules_for(table)
     stake = table.stake or DEFAULT_STAKE
     state = GameState.new(rules=rules, dealer=table.dealer, huangfan=table.huangfan, stake=stake, seed=seed)
+    state.hold_discards = claim_pause.holds_discards(table)
     hand = Hand.objects.create(
         match_id=match_id,
         number=number,
@@ -356,7 +365,7 @@ def _tick_table(table_id: int, now: datetime) -> int:
         if expire_grace(table, now):
             bump(table, "huangfan")
         seats = _seats(table)
-        applied = 0
+        applied = released = 0
         for _ in range(MAX_CLOCK_STEPS):
             bot_due = table.changed is None or table.changed + bot_delay(table) <= now
             human_due = table.turn_deadline is not None and table.turn_deadline <= now
@@ -376,13 +385,18 @@ def _tick_table(table_id: int, now: datetime) -> int:
                 _apply(table, hand, state, move, by_clock=True)
                 applied += 1
                 moved = True
+            if not moved and state.held and claim_pause.release_due(table, now):
+                state.release()  # the pause after a discard is over: the next seat draws
+                table.version += 1
+                released += 1
+                moved = True
             if not moved:
                 break
             _mark_changed(table, state, now, phase)
             if state.phase == "ended":
                 _finish_hand_if_over(table, hand, state, now)
                 break
-        if applied:
+        if applied or released:
             _save_hand_state(table, state)
         else:
             _reschedule(table, state)

@@ -29,6 +29,7 @@ ROOM_FIELDS = (
     "discard_timeout",
     "claim_timeout",
     "bot_delay",
+    "claim_pause",
     "bot_level",
     "stakes",
     "ready_timeout",
@@ -82,8 +83,9 @@ def check_room_settings(values: dict[str, Any]) -> dict[str, Any]:
     out["stakes"] = sorted(set(stakes))
     if out["bot_level"] not in bot_levels():
         raise RoomSettingsError("bot_level", f"One of: {', '.join(bot_levels())}.")
-    if not isinstance(out["bot_delay"], Decimal) or out["bot_delay"] < 0:
-        raise RoomSettingsError("bot_delay", "A number of seconds, 0 or more.")
+    for name in ("bot_delay", "claim_pause"):
+        if not isinstance(out[name], Decimal) or out[name] < 0:
+            raise RoomSettingsError(name, "A number of seconds, 0 or more.")
     for name in ("ready_timeout", "grace_period"):
         _whole(out[name], name)
     low = _whole(out["timer_min"], "timer_min", low=1)

@@ -80,25 +80,28 @@ def table_sit(*, table_id: int, user, seat: int | None = None) -> Seat:
     return target
 
 
-def table_stand(*, table_id: int, user) -> None:
+def table_stand(*, table_id: int, user):
     """Leave the table. During a hand the leaver is penalised, a bot takes the seat and 荒番 resets;
-    at a waiting table an owner's leaving clears the stake for the next owner to set."""
+    at a waiting table an owner's leaving clears the stake for the next owner to set. Returns the
+    penalty charged (a ledger `Penalty`), or None."""
     require_user(user)
     with transaction.atomic():
         table = locked_table(table_id)
         seat = user_seat(table, user)
         if seat is None:
             raise ServiceError("not_seated")
+        penalty = None
         if table.status == Table.Status.PLAYING:
             hand = hand_in_progress(table)
             if hand is not None:  # 逃跑: penalised at once (rules §10)
-                penalise(table, seat, hand, Penalty.Kind.LEAVE)
+                penalty = penalise(table, seat, hand, Penalty.Kind.LEAVE)
             fields = vacate(table, seat)
             table.deadline = timezone.now()  # the bot may be the seat the clock is waiting for
             fields.append("deadline")
         else:
             fields = remove_from_waiting_table(table, seat)
         bump(table, *fields, lobby=True)
+    return penalty
 
 
 def table_fill_bots(*, table_id: int, user, level: str | None = None, seat: int | None = None) -> int:

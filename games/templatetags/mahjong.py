@@ -1,4 +1,4 @@
-"""Tiles drawn by this project: HTML + CSS faces with the Chinese characters, no image assets.
+"""Tiles drawn by this project: the SVG sprite static/tiles/tiles.svg through templates/tiles/.
 
 `{% tile t %}` takes a tile as notation (`"5p"`), a code (0–41) or an engine `Tile`, and renders a
 face-up tile carrying `data-tile="5p"` (tests read frames through that attribute). `{% tile_back %}`
@@ -10,14 +10,13 @@ from __future__ import annotations
 from functools import lru_cache
 
 from django import template
-from django.utils.html import format_html
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from games.engine.tiles import NotationError, Tile, code_to_str, name_zh, rank_of, suit_of
 
 register = template.Library()
 
-_NUMERALS = "一二三四五六七八九"
-_SUIT_CHAR = {0: "万", 1: "筒", 2: "条"}
 _SUIT_CLASS = {0: "m", 1: "p", 2: "s", 3: "z", 4: "f"}
 _HONOUR_CLASS = {5: "white", 6: "green", 7: "red"}
 
@@ -54,28 +53,22 @@ def tile(value, extra_class: str = ""):
 
 @lru_cache(maxsize=1024)
 def tile_html(code: int, extra_class: str = ""):
-    """A face-up tile's markup; cached, since a table shows the same few (code, class) pairs over and
-    over and every frame of every viewer draws about a hundred of them."""
+    """A face-up tile's markup: the include templates/tiles/tile.html (the one source of a tile's
+    markup), rendered once per (code, class) and reused, since every frame of every viewer draws
+    about a hundred tiles. `extra_class` may hold `turned` (a claimed tile lying sideways) and any
+    classes for the <svg>; the suit's class (`tile-p`, and `red`/`green`/`white` for the dragons) is
+    added for styling."""
     suit, rank = suit_of(code), rank_of(code)
-    text = code_to_str(code)
-    if suit < 3:
-        face = format_html(
-            '<span class="tile-rank">{}</span><span class="tile-suit">{}</span>',
-            _NUMERALS[rank - 1],
-            _SUIT_CHAR[suit],
-        )
-        kind = _SUIT_CLASS[suit]
-    else:
-        face = format_html('<span class="tile-honour">{}</span>', name_zh(code))
-        kind = f"{_SUIT_CLASS[suit]} {_HONOUR_CLASS.get(rank, '')}" if suit == 3 else "f"
-    return format_html(
-        '<span class="tile tile-{} {}" data-tile="{}" title="{} {}">{}</span>',
-        kind.strip(),
-        extra_class,
-        text,
-        name_zh(code),
-        text,
-        face,
+    classes = extra_class.split()
+    turned = "turned" in classes
+    kind = [f"tile-{_SUIT_CLASS[suit]}"]
+    if suit == 3 and rank in _HONOUR_CLASS:
+        kind.append(_HONOUR_CLASS[rank])
+    extra = " ".join(kind + [c for c in classes if c != "turned"])
+    return mark_safe(
+        render_to_string(
+            "tiles/tile.html", {"tile": code_to_str(code), "turned": turned, "classes": extra}
+        ).strip()
     )
 
 
@@ -86,7 +79,8 @@ def tile_back(extra_class: str = ""):
 
 @lru_cache(maxsize=16)
 def _tile_back(extra_class: str):
-    return format_html('<span class="tile tile-back {}" aria-label="暗牌"></span>', extra_class)
+    """templates/tiles/back.html: a face-down tile that carries no tile information."""
+    return mark_safe(render_to_string("tiles/back.html", {"classes": extra_class}).strip())
 
 
 @register.filter

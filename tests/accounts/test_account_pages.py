@@ -148,7 +148,9 @@ def test_password_reset_by_mail(mailoutbox, socket_closer, django_capture_on_com
 @pytest.fixture
 def history_of_alice(alice, bob):
     """alice and bob played 6 hands at a table that has since closed."""
-    room = Room.objects.create(name="Deletion room", bot_delay=Decimal("0"), bot_level="easy")
+    room = Room.objects.create(
+        name="Deletion room", bot_delay=Decimal("0"), claim_pause=Decimal("0"), bot_level="easy"
+    )
     table, match = seated_table(room, [alice, None, bob, None])
     play_stored_hands(table, match, 6, seed="deletion")
     games.table_close(table_id=table.pk)
@@ -205,7 +207,9 @@ def test_deletion_needs_the_confirmation_box(alice):
 
 @pytest.fixture
 def room_for_waiting(db):
-    return Room.objects.create(name="Waiting room", bot_delay=Decimal("0"), bot_level="easy")
+    return Room.objects.create(
+        name="Waiting room", bot_delay=Decimal("0"), claim_pause=Decimal("0"), bot_level="easy"
+    )
 
 
 def test_the_header_shows_the_avatar_of_the_signed_in_player():

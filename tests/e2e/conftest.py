@@ -28,7 +28,7 @@ CHROMIUM_ARGS = [
 ]
 ROOM_SETUP = (
     "from decimal import Decimal; from games.models import Room; "
-    "Room.objects.update(bot_delay=Decimal('0'), discard_timeout=60, claim_timeout=8)"
+    "Room.objects.update(bot_delay=Decimal('0'), claim_pause=Decimal('0'), discard_timeout=60, claim_timeout=8)"
 )
 
 
@@ -68,6 +68,9 @@ def server_env(tmp_path_factory) -> dict[str, str]:
         "TABLE_SOCKET_RATE": "1000000",
         # Every client here connects from 127.0.0.1 (tested in tests/games/test_live_limits.py).
         "SOCKETS_PER_ADDRESS": "0",
+        # Every browser test signs a new player up from that one address: past the sign-up limit
+        # meant for one person (tested in tests/accounts).
+        "SIGNUP_ATTEMPTS_LIMIT": "1000",
     }
     env.pop("REDIS_URL", None)
     env["E2E_WORKDIR"] = str(workdir)

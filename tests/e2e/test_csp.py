@@ -19,7 +19,7 @@ from games import services
 from games.models import Room
 from history.simulation import play_stored_hands, seated_table
 user = get_user_model().objects.get(username="{name}")
-room = Room.objects.create(name="CSP room", bot_delay=Decimal("0"), bot_level="easy")
+room = Room.objects.create(name="CSP room", bot_delay=Decimal("0"), claim_pause=Decimal("0"), bot_level="easy")
 table, match = seated_table(room, [user, None, None, None])
 hands = play_stored_hands(table, match, 3, seed="csp")
 services.table_close(table_id=table.pk)

@@ -81,9 +81,9 @@ def test_play_one_hand_to_settlement(page: Page, server_url: str, results_dir):
         elif page.locator("[data-testid^=choice-]").count():
             page.locator("[data-testid^=choice-]").first.click()
         elif drawn.count():
-            drawn.first.click()
+            drawn.first.dblclick()
         else:
-            page.locator("[data-testid=discard]").last.click()
+            page.locator("[data-testid=discard]").last.dblclick()  # a tap raises, the second discards
         _wait_for_change(page, version)
         if not took_table_shot and page.locator("#board .river [data-tile]").count() >= 6:
             page.screenshot(path=str(results_dir / "table.png"), full_page=True)

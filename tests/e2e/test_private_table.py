@@ -31,9 +31,9 @@ def _play_a_move(page: Page) -> None:
     if page.locator("[data-testid=choice-pass]").count():
         page.locator("[data-testid=choice-pass]").first.click()
     elif page.locator("[data-testid=discard-drawn]").count():
-        page.locator("[data-testid=discard-drawn]").first.click()
+        page.locator("[data-testid=discard-drawn]").first.dblclick()
     else:
-        page.locator("[data-testid=discard]").last.click()
+        page.locator("[data-testid=discard]").last.dblclick()  # a tap raises, the second discards
     page.wait_for_function(
         """v => document.querySelector('#board').dataset.version !== v
                || document.querySelector('#table-error [data-error-code]') !== null""",

@@ -24,7 +24,9 @@ def _no_clock(settings):
 
 @pytest.fixture
 def room(db):
-    return Room.objects.create(name="Test room", bot_delay=Decimal("0"), bot_level="easy")
+    return Room.objects.create(
+        name="Test room", bot_delay=Decimal("0"), claim_pause=Decimal("0"), bot_level="easy"
+    )
 
 
 @pytest.fixture

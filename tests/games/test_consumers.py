@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @database_sync_to_async
 def setup_table(humans: int = 1):
-    room = Room.objects.create(name="ws room", bot_delay=0, bot_level="easy")
+    room = Room.objects.create(name="ws room", bot_delay=0, claim_pause=0, bot_level="easy")
     users = [
         get_user_model().objects.create_user(username=f"p{i}", password="pw-123456") for i in range(humans)
     ]
@@ -226,7 +226,7 @@ async def test_lobby_socket_pushes_table_changes():
 
 
 def _waiting_table():
-    room = Room.objects.create(name="lobby room", bot_delay=0)
+    room = Room.objects.create(name="lobby room", bot_delay=0, claim_pause=0)
     alice = get_user_model().objects.create_user(username="lobby-alice", password="pw-123456")
     table = services.table_create(room_id=room.pk, user=alice)
     return table.pk, (alice,)

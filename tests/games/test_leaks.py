@@ -33,7 +33,7 @@ HANDS = 2
 
 @database_sync_to_async
 def setup():
-    room = Room.objects.create(name="leak room", bot_delay=0, bot_level="easy")
+    room = Room.objects.create(name="leak room", bot_delay=0, claim_pause=0, bot_level="easy")
     users = [
         get_user_model().objects.create_user(username=n, password="pw-123456") for n in ("ann", "ben", "cat")
     ]

@@ -25,7 +25,7 @@ BACK = 'class="tile tile-back'
 @database_sync_to_async
 def rigged_table():
     """Seats 0 and 1 people, 2 and 3 bots; seat 1 deals and holds four 1m."""
-    room = Room.objects.create(name="kong room", bot_delay=0, bot_level="easy")
+    room = Room.objects.create(name="kong room", bot_delay=0, claim_pause=0, bot_level="easy")
     users = [get_user_model().objects.create_user(username=f"k{i}", password="pw-123456") for i in range(2)]
     table = services.table_create(room_id=room.pk, user=users[0])
     services.table_sit(table_id=table.pk, user=users[1])

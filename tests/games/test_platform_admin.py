@@ -221,6 +221,7 @@ def room_form(room, **changes) -> dict:
         "discard_timeout": room.discard_timeout,
         "claim_timeout": room.claim_timeout,
         "bot_delay": str(room.bot_delay),
+        "claim_pause": str(room.claim_pause),
         "bot_level": room.bot_level,
         "stakes": "[1, 2, 5]",
         "ready_timeout": room.ready_timeout,

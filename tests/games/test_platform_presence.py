@@ -243,3 +243,22 @@ def test_a_vouch_brings_back_a_seat_swept_while_its_socket_lived(bot_table, alic
     assert services.vouch_for({(bot_table.pk, alice.pk)}, now=t0 + past_stale(+2)) == 1
     seat = alice_seat(bot_table)
     assert seat.connected and seat.away_since is None and seat.seen == t0 + past_stale(+2)
+
+
+def test_asking_for_autoplay_hands_the_seat_to_the_bot_until_cancelled(bot_table, alice, bob):
+    advance_to_seat_zero(bot_table)
+    version = Table.objects.get(pk=bot_table.pk).version
+    services.table_request_autoplay(table_id=bot_table.pk, user=alice)
+    seat = alice_seat(bot_table)
+    assert seat.autoplay and seat.autoplay_reason == "asked"
+    assert Table.objects.get(pk=bot_table.pk).version == version + 1
+    with pytest.raises(ServiceError) as err:
+        services.table_request_autoplay(table_id=bot_table.pk, user=alice)
+    assert err.value.code == "already_in_autoplay"
+    with pytest.raises(ServiceError) as err:
+        services.table_request_autoplay(table_id=bot_table.pk, user=bob)
+    assert err.value.code == "not_seated"
+    services.clock_tick(now=timezone.now())  # alice's turn is played by the bot, and the rest of the hand
+    assert state_of(bot_table).phase == "ended"
+    services.table_cancel_autoplay(table_id=bot_table.pk, user=alice)
+    assert not alice_seat(bot_table).autoplay

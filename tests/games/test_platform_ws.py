@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def waiting_table(**room_options):
     """ann (owner) and ben seated at a waiting table, bots in seats 2 and 3."""
     room = Room.objects.create(
-        name="ws platform", bot_delay=0, bot_level="easy", stakes=[1, 2, 5], **room_options
+        name="ws platform", bot_delay=0, claim_pause=0, bot_level="easy", stakes=[1, 2, 5], **room_options
     )
     ann, ben = (
         get_user_model().objects.create_user(username=n, password="pw-123456") for n in ("ann", "ben")
@@ -42,6 +42,7 @@ def playing_table(**room_options):
     room = Room.objects.create(
         name="ws presence",
         bot_delay=0,
+        claim_pause=0,
         bot_level="easy",
         discard_timeout=600,
         claim_timeout=600,

@@ -166,6 +166,7 @@ def room_values(**changes) -> dict:
         "discard_timeout": 20,
         "claim_timeout": 20,
         "bot_delay": Decimal("1"),
+        "claim_pause": Decimal("1"),
         "bot_level": "easy",
         "stakes": [5, 1],
         "ready_timeout": 15,

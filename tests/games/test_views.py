@@ -134,6 +134,15 @@ def test_a_seated_player_can_leave_mid_hand_from_the_table_page(client_for, bot_
     assert 'data-testid="leave"' not in client.get(f"/table/{bot_table.pk}/").content.decode()
 
 
+def test_leaving_mid_hand_tells_the_penalty_paid(client_for, bot_table, alice):
+    from ledger.models import Penalty
+
+    response = client_for(alice).post(f"/table/{bot_table.pk}/stand/", follow=True)
+    penalty = Penalty.objects.get(user=alice)
+    assert f"罚 {penalty.amount.normalize()} 分" in response.content.decode()
+    assert penalty.amount > 0
+
+
 def test_fill_with_a_chosen_bot_level(client_for, room, alice):
     from games.engine.bots import levels
 

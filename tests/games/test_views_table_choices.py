@@ -182,6 +182,7 @@ def test_the_room_admin_saves_limits_through_the_service(staff_client, room, ali
         "discard_timeout": "20",
         "claim_timeout": "20",
         "bot_delay": "0",
+        "claim_pause": "1",
         "bot_level": "easy",
         "stakes": "[2, 4]",
         "ready_timeout": "15",

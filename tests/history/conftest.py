@@ -17,7 +17,9 @@ def _no_clock(settings):
 
 @pytest.fixture
 def room(db):
-    return Room.objects.create(name="History room", bot_delay=Decimal("0"), bot_level="easy")
+    return Room.objects.create(
+        name="History room", bot_delay=Decimal("0"), claim_pause=Decimal("0"), bot_level="easy"
+    )
 
 
 @pytest.fixture

@@ -44,7 +44,9 @@ def key_of(user_id) -> str:
 
 @pytest.fixture
 def many_hands(room, alice, bob):
-    other = Room.objects.create(name="Other room", bot_delay=Decimal("0"), bot_level="easy")
+    other = Room.objects.create(
+        name="Other room", bot_delay=Decimal("0"), claim_pause=Decimal("0"), bot_level="easy"
+    )
     for r, users, seed in (
         (room, [alice, None, bob, None], "a"),
         (other, [None, alice, None, None], "b"),

@@ -18,7 +18,9 @@ def _no_clock(settings):
 
 @pytest.fixture
 def room(db):
-    return Room.objects.create(name="Ledger room", bot_delay=Decimal("0"), bot_level="easy", stakes=[1, 3])
+    return Room.objects.create(
+        name="Ledger room", bot_delay=Decimal("0"), claim_pause=Decimal("0"), bot_level="easy", stakes=[1, 3]
+    )
 
 
 @pytest.fixture

@@ -18,12 +18,14 @@ TABLES = 6
 async def test_every_bot_move_and_timeout_happens_once_with_two_clocks(cluster, servers):
     # Tables 0..2: four bots. Tables 3..5: one idle person (never acts: every turn of theirs times
     # out at once) and three bots.
-    bots_only = cluster.seed("tables", count=TABLES // 2, humans=1, room={"bot_delay": 0.02})
+    bots_only = cluster.seed(
+        "tables", count=TABLES // 2, humans=1, room={"bot_delay": 0.02, "claim_pause": 0}
+    )
     with_idle = cluster.seed(
         "tables",
         count=TABLES // 2,
         humans=1,
-        room={"bot_delay": 0.02, "discard_timeout": 0, "claim_timeout": 0},
+        room={"bot_delay": 0.02, "claim_pause": 0, "discard_timeout": 0, "claim_timeout": 0},
     )
     tables = bots_only["tables"] + with_idle["tables"]
     table_ids = [t["table_id"] for t in tables]

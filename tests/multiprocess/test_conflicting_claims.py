@@ -14,7 +14,7 @@ from tests.multiprocess import frames
 from tests.multiprocess.client import TableClient
 from tests.multiprocess.helpers import assert_clean_logs
 
-ROOM = {"bot_delay": 0.02, "discard_timeout": 60, "claim_timeout": 60}
+ROOM = {"bot_delay": 0.02, "claim_pause": 0, "discard_timeout": 60, "claim_timeout": 60}
 
 
 def _offered(client: TableClient, kind: str) -> str | None:

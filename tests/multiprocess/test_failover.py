@@ -15,7 +15,7 @@ from tests.multiprocess.helpers import (
     table_row,
 )
 
-ROOM = {"bot_delay": 0.05, "discard_timeout": 60, "claim_timeout": 60}
+ROOM = {"bot_delay": 0.05, "claim_pause": 0, "discard_timeout": 60, "claim_timeout": 60}
 KILL_AFTER = 25  # versions into the hand
 
 

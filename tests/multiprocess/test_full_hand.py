@@ -15,7 +15,7 @@ from tests.multiprocess.helpers import (
     table_row,
 )
 
-ROOM = {"bot_delay": 0.02, "discard_timeout": 60, "claim_timeout": 60}
+ROOM = {"bot_delay": 0.02, "claim_pause": 0, "discard_timeout": 60, "claim_timeout": 60}
 
 
 async def test_four_clients_on_two_processes_play_a_full_hand(cluster, servers):

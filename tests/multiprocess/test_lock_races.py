@@ -24,7 +24,7 @@ from tests.multiprocess.cluster import Cluster, DaphneServer
 from tests.multiprocess.helpers import assert_clean_logs
 
 # Nothing moves by itself while the test holds the lock: four people, long timers.
-ROOM = {"bot_delay": 0.02, "discard_timeout": 600, "claim_timeout": 600}
+ROOM = {"bot_delay": 0.02, "claim_pause": 0, "discard_timeout": 600, "claim_timeout": 600}
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):

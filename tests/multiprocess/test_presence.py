@@ -11,7 +11,7 @@ from tests.multiprocess.cluster import wait_until
 from tests.multiprocess.helpers import assert_clean_logs
 
 # Long turn timers, so nothing but the presence sweep and the grace period moves the human seats.
-ROOM = {"bot_delay": 0.05, "discard_timeout": 600, "claim_timeout": 600, "grace_period": 1}
+ROOM = {"bot_delay": 0.05, "claim_pause": 0, "discard_timeout": 600, "claim_timeout": 600, "grace_period": 1}
 
 
 def seat_row(cluster, table_id: int, index: int) -> dict:

@@ -1,0 +1,86 @@
+"""The settlement panel shown over the table when a hand ends (issue 13): every hand laid down (摊牌)
+with the winning tile marked, and the scoring explained the way the calculator explains it (pattern
+and features in Chinese and English, the 花 lines, the value steps, who pays whom and why — 承包,
+抢杠, the loss cap — through the one partial `templates/scoring/explanation.html`), each seat's ± for
+the hand and the match, the next dealer and the 荒番 count; 流局 for a drawn hand.
+
+Built once per ended version for all its viewers: everything in it is public once the hand is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+
+from calc.explain import explain_hand
+from games.engine.state import GameState
+from games.engine.tiles import code_to_str
+
+
+@dataclass
+class LaidDown:
+    """One seat's hand at 摊牌."""
+
+    index: int
+    name: str
+    wind_zh: str
+    is_dealer: bool
+    melds: list = field(default_factory=list)  # rendering.MeldView, face up
+    concealed: list[str] = field(default_factory=list)
+    flowers: list[str] = field(default_factory=list)
+    winning_tile: str | None = None  # set apart and marked, for a winner
+    payment: int = 0
+    total: int = 0
+
+
+@dataclass
+class Panel:
+    kind: str  # "win" or "draw"
+    hands: list[LaidDown]
+    explanation: SafeString  # empty for a drawn hand
+    dealer_next: str
+    huangfan: int
+    huangfan_next: int
+
+
+def settlement_panel(state: GameState, seats: list, scores: list[int]) -> Panel:
+    """`seats`: the viewer's `SeatView`s of this version (names, winds, melds face up); `scores`: the
+    match totals after this hand."""
+    result = state.result
+    winning = {ctx.winner: ctx.winning_tile for ctx in result.contexts}
+    hands = []
+    for seat in seats:
+        concealed = [code_to_str(c) for c in state.hands[seat.index]]
+        tile = winning.get(seat.index)
+        win_text = code_to_str(tile) if tile is not None else None
+        if win_text in concealed:
+            concealed.remove(win_text)
+        hands.append(
+            LaidDown(
+                index=seat.index,
+                name=seat.name,
+                wind_zh=seat.wind_zh,
+                is_dealer=seat.is_dealer,
+                melds=seat.melds,
+                concealed=concealed,
+                flowers=list(seat.flowers),
+                winning_tile=win_text,
+                payment=int(result.payments[seat.index]),
+                total=int(scores[seat.index]) if scores else 0,
+            )
+        )
+    names = [seat.name for seat in seats]
+    html = SafeString("")  # a drawn hand has nothing to explain: its ± are on the laid-down rows
+    if result.contexts:
+        explanation = explain_hand(list(result.contexts), state.rules, list(result.payments), names=names)
+        html = SafeString(render_to_string("scoring/explanation.html", {"explanation": explanation}))
+    return Panel(
+        kind=result.kind,
+        hands=hands,
+        explanation=html,
+        dealer_next=names[result.dealer_next],
+        huangfan=state.huangfan_in_play,
+        huangfan_next=result.huangfan_next,
+    )

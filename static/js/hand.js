@@ -1,0 +1,51 @@
+// Discarding from your hand: tap a tile to raise it, tap it again (or double-click it) to discard;
+// with the keyboard, the arrow keys move the raised tile and Enter discards it. Each discardable tile
+// is a <form ws-send> with one button (.tile-btn): a click on a raised tile lets the form submit.
+(function () {
+  function buttons() {
+    return Array.prototype.slice.call(document.querySelectorAll('#controls [data-zone="hand"] .tile-btn'));
+  }
+
+  function raise(button) {
+    buttons().forEach(function (b) {
+      var on = b === button;
+      b.classList.toggle("raised", on);
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+  }
+
+  document.addEventListener(
+    "click",
+    function (event) {
+      var button = event.target.closest('#controls [data-zone="hand"] .tile-btn');
+      if (!button || button.classList.contains("raised")) return; // a raised tile: discard it
+      event.preventDefault();
+      event.stopPropagation();
+      raise(button);
+      button.focus();
+    },
+    true
+  );
+
+  document.addEventListener("keydown", function (event) {
+    var list = buttons();
+    if (!list.length || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
+    if (event.target.closest && event.target.closest("input, select, textarea")) return;
+    var at = list.findIndex(function (b) { return b.classList.contains("raised"); });
+    if (at < 0) at = list.indexOf(document.activeElement);
+    var next = at < 0 ? (event.key === "ArrowLeft" ? list.length - 1 : 0)
+      : (at + (event.key === "ArrowLeft" ? -1 : 1) + list.length) % list.length;
+    raise(list[next]);
+    list[next].focus();
+    event.preventDefault();
+  });
+
+  // A new hand arrives after every move: the raised tile goes back down.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var raised = document.querySelector('#controls [data-zone="hand"] .tile-btn.raised');
+    if (!raised) {
+      var focused = document.activeElement;
+      if (focused && focused.classList && focused.classList.contains("tile-btn")) raise(focused);
+    }
+  });
+})();

@@ -1,0 +1,134 @@
+"""The uniform claim screen (issue 13): at a table with people, a seat that cannot claim a discard sees
+the same frames after it whether or not another seat could claim it, and the next draw comes no
+sooner than the room's claim pause either way.
+
+The same table deals the same hand twice, with one difference hidden from everyone but seat 1: its
+pair of 9s (it may pong the dealer's 9s) or two other tiles (nobody can claim). The dealer, seat 2
+and a spectator read every frame; after the discard and after the next draw their frames must be
+the same in both deals, but for the version counter and the clock's timestamps.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import services
+from games.engine.state import GameState
+from games.models import Hand, Room, Table
+from games.services.broadcast import on_commit_table_changed
+
+from .helpers import start_match
+from .wsclient import Reader, connect
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DEALER = "147m147p149s12345z"  # discards 9s
+CLAIMER = "258m258p2599s123z"  # seat 1 may pong the 9s (and chow nothing)
+NO_CLAIM = "258m258p25s12356z"  # seat 1 holds no 9s, no 7s8s
+OTHERS = ["369m369p36s44z77z6z", "123456789m1234p"]
+WALL = "8s7s6s5s4s3s"
+PAUSE = timedelta(seconds=1)
+TIMES = re.compile(r'(data-version|data-deadline|data-now|name="version" value)="[\d.]+"')
+
+
+def screen(frame: str) -> str:
+    """A frame without the version counter and the timestamps of the clock."""
+    return TIMES.sub(r'\1=""', frame)
+
+
+@database_sync_to_async
+def table_with_three_people():
+    room = Room.objects.create(name="pause room", bot_delay=0, bot_level="easy")
+    assert room.claim_pause == 1  # the default pause
+    users = [
+        get_user_model().objects.create_user(username=n, password="pw-123456") for n in ("ann", "ben", "cat")
+    ]
+    table = services.table_create(room_id=room.pk, user=users[0])
+    for user in users[1:]:
+        services.table_sit(table_id=table.pk, user=user)
+    services.table_fill_bots(table_id=table.pk, user=users[0])
+    start_match(table.pk)
+    assert GameState.from_json(Table.objects.get(pk=table.pk).state).hold_discards
+    return table.pk, users
+
+
+@database_sync_to_async
+def deal(table_id: int, seat_one: str) -> int:
+    """Replace the hand in play with the rigged one (dealer 0), holding discards as the table does."""
+    table = Table.objects.get(pk=table_id)
+    state = GameState.from_setup(hands=[DEALER, seat_one, *OTHERS], wall=WALL, dealer=0)
+    state.hold_discards = True
+    Hand.objects.get(match__table=table).actions.all().delete()
+    now = timezone.now()
+    table.version += 1
+    table.state = state.to_json()
+    table.changed = now
+    table.deadline = table.turn_deadline = now + timedelta(seconds=60)
+    with transaction.atomic():
+        table.save(update_fields=["state", "version", "deadline", "changed", "turn_deadline"])
+        on_commit_table_changed(table.pk, table.version)
+    return table.version
+
+
+@database_sync_to_async
+def discard(table_id: int, user, version: int):
+    services.table_act(table_id=table_id, user=user, action="0:discard:9s", version=version)
+    table = Table.objects.get(pk=table_id)
+    return table.version, table.changed
+
+
+@database_sync_to_async
+def tick(table_id: int, now) -> tuple[int, GameState]:
+    services.clock_tick(now=now)
+    table = Table.objects.get(pk=table_id)
+    return table.version, GameState.from_json(table.state)
+
+
+async def test_non_claimants_see_the_same_after_a_claimable_and_an_unclaimable_discard():
+    table_id, (ann, ben, cat) = await table_with_three_people()
+    readers = {
+        "dealer": Reader(await connect(f"/ws/table/{table_id}/", ann)),
+        "claimer": Reader(await connect(f"/ws/table/{table_id}/", ben)),
+        "seat 2": Reader(await connect(f"/ws/table/{table_id}/", cat)),
+        "spectator": Reader(await connect(f"/ws/table/{table_id}/")),
+    }
+    watchers = ("dealer", "seat 2", "spectator")
+    seen: dict[str, dict[str, list[str]]] = {}
+    try:
+        for case, seat_one in (("claimable", CLAIMER), ("unclaimable", NO_CLAIM)):
+            version = await deal(table_id, seat_one)
+            for reader in readers.values():
+                await reader.until(version)
+            version, discarded = await discard(table_id, ann, version)
+            for reader in readers.values():
+                await reader.until(version)
+            after_discard = {name: readers[name].frames[-1] for name in watchers}
+            claimer_frame = readers["claimer"].frames[-1]
+            assert ('data-testid="choice-pong"' in claimer_frame) == (case == "claimable")
+
+            # Nothing moves before the pause is over, claimable or not.
+            still, state = await tick(table_id, discarded + PAUSE - timedelta(milliseconds=100))
+            assert still == version and state.phase == "claims" and state.wall_remaining == len(WALL) // 2
+            # After it, the unclaimable discard's window closes; the claimable one waits for seat 1,
+            # whose claim timer runs out (it passes).
+            later = discarded + (PAUSE if case == "unclaimable" else timedelta(seconds=25))
+            version, state = await tick(table_id, later + timedelta(milliseconds=100))
+            assert state.phase == "turn" and state.current_seat == 1 and state.drawn_tile is not None
+            for reader in readers.values():
+                await reader.until(version)
+            after_draw = {name: readers[name].frames[-1] for name in watchers}
+            seen[case] = {name: [after_discard[name], after_draw[name]] for name in watchers}
+    finally:
+        for reader in readers.values():
+            await reader.communicator.disconnect()
+    for name in watchers:
+        claimable, unclaimable = seen["claimable"][name], seen["unclaimable"][name]
+        assert "等待" in claimable[0] or "Waiting" in claimable[0]
+        assert [screen(f) for f in claimable] == [screen(f) for f in unclaimable], name

@@ -1,0 +1,86 @@
+"""The table screen's view models (issue 13): melds turned toward their source, 听牌 with the copies
+still unseen, and the settlement panel."""
+
+from __future__ import annotations
+
+from games import rendering
+from games.engine.bots import get_bot
+from games.engine.state import GameState
+from games.engine.tiles import code_to_str
+from games.presentation.settlement import settlement_panel
+
+
+def test_the_claimed_tile_lies_at_the_side_of_the_seat_it_came_from():
+    def turned_at(owner: int, source: int) -> int:
+        meld = rendering.MeldView("pong", "碰", ["5p", "5p", "5p"], "5p", source, 0, owner)
+        return [mark for _, mark in meld.tile_items].index("turned")
+
+    assert turned_at(owner=0, source=3) == 0  # 上家: left
+    assert turned_at(owner=0, source=2) == 1  # 对家: middle
+    assert turned_at(owner=0, source=1) == 2  # 下家: right
+    assert turned_at(owner=2, source=1) == 0  # seat 1 is seat 2's 上家
+
+
+def test_tenpai_counts_the_copies_the_viewer_has_not_seen():
+    view = {
+        "hand": ["1m", "1m", "2m", "3m"],
+        "drawn": None,
+        "waits": ["1m", "4m"],
+        "own_melds": [{"kind": "pong", "tiles": "444p"}],
+        "seats": [
+            {"seat": 0, "river": [], "melds": []},
+            {"seat": 1, "river": [{"tile": "4m"}, {"tile": "1m", "claimed": True}], "melds": []},
+            {"seat": 2, "river": [], "melds": [{"kind": "chow", "tiles": "123m"}]},
+            {"seat": 3, "river": [], "melds": [{"kind": "kong_concealed", "face_down": 4}]},
+        ],
+    }
+    # 1m: two in hand, one in seat 2's chow (the claimed river 1m is that same tile); 4m: one river.
+    assert rendering._tenpai(view, 0) == [("1m", 1), ("4m", 3)]
+    assert rendering._tenpai(view, None) == []
+
+
+def _finished(win: bool) -> GameState:
+    for n in range(1, 200):
+        state = GameState.new(seed=f"{n:064x}")
+        while state.phase != "ended":
+            seat = state.pending_seats()[0]
+            state.apply(get_bot("easy").choose(state, seat))
+        if (state.result.kind == "win") == win:
+            return state
+    raise AssertionError("no such hand")
+
+
+def _seats(state: GameState) -> list:
+    view = state.view(None)
+    out = []
+    for data in view["seats"]:
+        seat = rendering.SeatView(data["seat"], "bottom", f"P{data['seat']}", False, False, True)
+        public, _ = rendering._public_seat(view, data)
+        vars(seat).update(public)
+        out.append(seat)
+    return out
+
+
+def test_the_settlement_panel_lays_down_every_hand_and_explains_the_win():
+    state = _finished(win=True)
+    panel = settlement_panel(state, _seats(state), [5, -5, 0, 0])
+    winner = state.result.contexts[0]
+    row = panel.hands[winner.winner]
+    assert panel.kind == "win" and row.winning_tile is not None
+    for h in panel.hands:  # every concealed tile laid down; the winner's winning tile set apart
+        held = [code_to_str(c) for c in state.hands[h.index]]
+        shown = h.concealed + ([h.winning_tile] if h.winning_tile in held else [])
+        assert sorted(shown) == sorted(held)
+    assert 'data-testid="explanation"' in panel.explanation
+    assert panel.explanation.count("data-payment=") == 4
+    assert [h.payment for h in panel.hands] == list(state.result.payments)
+    assert [h.total for h in panel.hands] == [5, -5, 0, 0]
+    assert panel.dealer_next == f"P{state.result.dealer_next}"
+
+
+def test_a_drawn_hand_has_no_explanation_and_raises_huangfan():
+    state = _finished(win=False)
+    panel = settlement_panel(state, _seats(state), [0, 0, 0, 0])
+    assert panel.kind == "draw" and panel.explanation == ""
+    assert panel.huangfan_next == panel.huangfan + 1
+    assert all(h.winning_tile is None for h in panel.hands)
