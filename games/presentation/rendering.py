@@ -35,7 +35,6 @@ from games.presentation.viewmodels import (
     meld_view,
     public_seat,
     seat_name,
-    settlement_view,
     sorted_tiles,
 )
 from games.services import ServiceError, broadcast, current_hand, load_state
@@ -132,7 +131,8 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
             "now": timezone.now(),
             "current_name": next((v.name for v in views if v.is_current), ""),
             "dealer_name": views[public.dealer].name,
-            "settlement": settlement_view(public, views) if ended else None,
+            # What proves the deal was fair, revealed once the hand is over (the panel has the rest).
+            "settlement": {"reveal": public.reveal or {}} if ended else None,
         }
     )
     if ended:

@@ -1,5 +1,5 @@
 """View models of the live table, built from the engine's `HandView`: one seat's block (`SeatView`,
-`MeldView`), the buttons a viewer may press (`Choice`), the settlement. Pure functions of their
+`MeldView`), the buttons a viewer may press (`Choice`); the settlement panel is settlement.py. Pure functions of their
 inputs; games/presentation/rendering.py assembles them per viewer and caches what viewers share.
 """
 
@@ -77,7 +77,6 @@ class SeatView:
     river: list[Discard] = field(default_factory=list)
     concealed_count: int = 0
     revealed: list[str] | None = None
-    payment: int | None = None
     just_discarded: bool = False
     ready: bool = False
     autoplay: bool = False
@@ -211,33 +210,3 @@ def public_seat(public: PublicView, seat: SeatPublic) -> dict:
         "revealed": sorted_tiles(seat.hand) if phase == Phase.ENDED and seat.hand is not None else None,
     }
     return fields_
-
-
-def settlement_view(public: PublicView, views: list[SeatView]) -> dict:
-    result = public.result
-    for seat_view, amount in zip(views, result.payments, strict=True):
-        seat_view.payment = int(amount)
-    winners = []
-    for win in result.winners:
-        flowers = len(views[win.seat].flowers)
-        winners.append(
-            {
-                "name": views[win.seat].name,
-                "seat": win.seat,
-                "pattern": names.pair(names.PATTERNS, win.pattern or ""),
-                "features": [names.pair(names.FEATURES, f) for f in win.features],
-                "win_kind": names.pair(names.WIN_KINDS, win.win or ""),
-                "from_name": views[win.from_seat].name if win.from_seat is not None else "",
-                "hua": win.hua or 0,
-                "hua_flowers": flowers,
-                "hua_sets": (win.hua or 0) - flowers,
-                "value": win.value or 0,
-            }
-        )
-    return {
-        "kind": result.kind,
-        "winners": winners,
-        "dealer_next": views[result.dealer_next].name,
-        "huangfan_next": result.huangfan_next,
-        "reveal": public.reveal or {},
-    }

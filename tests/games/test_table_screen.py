@@ -3,16 +3,18 @@ still unseen, and the settlement panel."""
 
 from __future__ import annotations
 
-from games import rendering
 from games.engine.bots import get_bot
+from games.engine.kinds import MeldKind, Phase
 from games.engine.state import GameState
 from games.engine.tiles import code_to_str
+from games.engine.view import Discard, HandView, MeldFace, PublicView, SeatPublic
+from games.presentation import rendering, viewmodels
 from games.presentation.settlement import settlement_panel
 
 
 def test_the_claimed_tile_lies_at_the_side_of_the_seat_it_came_from():
     def turned_at(owner: int, source: int) -> int:
-        meld = rendering.MeldView("pong", "碰", ["5p", "5p", "5p"], "5p", source, 0, owner)
+        meld = viewmodels.MeldView("pong", "碰", ["5p", "5p", "5p"], "5p", source, 0, owner)
         return [mark for _, mark in meld.tile_items].index("turned")
 
     assert turned_at(owner=0, source=3) == 0  # 上家: left
@@ -22,18 +24,36 @@ def test_the_claimed_tile_lies_at_the_side_of_the_seat_it_came_from():
 
 
 def test_tenpai_counts_the_copies_the_viewer_has_not_seen():
-    view = {
-        "hand": ["1m", "1m", "2m", "3m"],
-        "drawn": None,
-        "waits": ["1m", "4m"],
-        "own_melds": [{"kind": "pong", "tiles": "444p"}],
-        "seats": [
-            {"seat": 0, "river": [], "melds": []},
-            {"seat": 1, "river": [{"tile": "4m"}, {"tile": "1m", "claimed": True}], "melds": []},
-            {"seat": 2, "river": [], "melds": [{"kind": "chow", "tiles": "123m"}]},
-            {"seat": 3, "river": [], "melds": [{"kind": "kong_concealed", "face_down": 4}]},
-        ],
-    }
+    def seat(index: int, river=(), melds=()) -> SeatPublic:
+        return SeatPublic(index, "1z", (), tuple(melds), tuple(river), 13)
+
+    public = PublicView(
+        phase=Phase.TURN,
+        current_seat=0,
+        dealer=0,
+        dice=(1, 1),
+        huangfan=0,
+        stake=1,
+        wall_remaining=50,
+        last_discard=None,
+        claim_tile=None,
+        commitment="",
+        seats=(
+            seat(0),
+            seat(1, river=[Discard("4m", False), Discard("1m", True)]),
+            seat(2, melds=[MeldFace(MeldKind.CHOW, ("1m", "2m", "3m"))]),
+            seat(3, melds=[MeldFace(MeldKind.KONG_CONCEALED, face_down=4)]),
+        ),
+        turn_pending=(0,),
+    )
+    view = HandView(
+        seat=0,
+        public=public,
+        pending=(0,),
+        hand=("1m", "1m", "2m", "3m"),
+        waits=("1m", "4m"),
+        own_melds=(MeldFace(MeldKind.PONG, ("4p", "4p", "4p")),),
+    )
     # 1m: two in hand, one in seat 2's chow (the claimed river 1m is that same tile); 4m: one river.
     assert rendering._tenpai(view, 0) == [("1m", 1), ("4m", 3)]
     assert rendering._tenpai(view, None) == []
@@ -51,12 +71,11 @@ def _finished(win: bool) -> GameState:
 
 
 def _seats(state: GameState) -> list:
-    view = state.view(None)
+    public = state.public_view()
     out = []
-    for data in view["seats"]:
-        seat = rendering.SeatView(data["seat"], "bottom", f"P{data['seat']}", False, False, True)
-        public, _ = rendering._public_seat(view, data)
-        vars(seat).update(public)
+    for data in public.seats:
+        seat = viewmodels.SeatView(data.seat, "bottom", f"P{data.seat}", False, False, True)
+        vars(seat).update(viewmodels.public_seat(public, data))
         out.append(seat)
     return out
 
