@@ -249,6 +249,7 @@ def table_play_bots_hand(*, table_id: int, seed: str, ended: datetime | None = N
         number = last.number + 1 if last is not None and last.match_id == match.pk else 1
         now = ended or timezone.now()
         state = _deal(table, match.pk, number, now, seed=seed)
+        state.hold_discards = False  # played out at once: no pause between a discard and the draw
         hand = current_hand(table)
         play_hand(state, [get_bot(bot_level(table) or "easy")] * 4)
         store.append(table, hand, state, by_clock=True, count=len(state.actions))
