@@ -13,12 +13,13 @@ from datetime import datetime, timedelta
 
 from games.models import Table
 
+from .changes import seats_of
 from .room_settings import table_timers
 
 
 def holds_discards(table: Table) -> bool:
     """Tables where a person sits: a bots-only table has nobody to keep claims from."""
-    return any(seat.user_id for seat in table.seats.all())
+    return any(seat.user_id for seat in seats_of(table))
 
 
 def release_at(table: Table) -> datetime:

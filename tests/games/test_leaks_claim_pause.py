@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import services
+from games import services, store
 from games.engine.state import GameState
 from games.models import Hand, Room, Table
 from games.services.broadcast import on_commit_table_changed
@@ -55,7 +55,7 @@ def table_with_three_people():
         services.table_sit(table_id=table.pk, user=user)
     services.table_fill_bots(table_id=table.pk, user=users[0])
     start_match(table.pk)
-    assert GameState.from_json(Table.objects.get(pk=table.pk).state).hold_discards
+    assert store.load(Table.objects.get(pk=table.pk)).hold_discards
     return table.pk, users
 
 
@@ -68,7 +68,7 @@ def deal(table_id: int, seat_one: str) -> int:
     Hand.objects.get(match__table=table).actions.all().delete()
     now = timezone.now()
     table.version += 1
-    table.state = state.to_json()
+    table.state = store.state_json(state)  # the deal: its log (the Action rows) is empty
     table.changed = now
     table.deadline = table.turn_deadline = now + timedelta(seconds=60)
     with transaction.atomic():
@@ -88,7 +88,7 @@ def discard(table_id: int, user, version: int):
 def tick(table_id: int, now) -> tuple[int, GameState]:
     services.clock_tick(now=now)
     table = Table.objects.get(pk=table_id)
-    return table.version, GameState.from_json(table.state)
+    return table.version, store.load(table)
 
 
 async def test_non_claimants_see_the_same_after_a_claimable_and_an_unclaimable_discard():
