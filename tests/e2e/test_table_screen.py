@@ -24,6 +24,7 @@ RIG = """
 from django.utils import timezone
 from datetime import timedelta
 from games.engine.state import GameState
+from games import store
 from games.engine.actions import Action
 from games.models import Table
 table = Table.objects.get(pk={table_id})
@@ -31,8 +32,9 @@ state = GameState.from_setup(hands={hands!r}, wall={wall!r}, dealer={dealer})
 for text in {actions!r}:
     state.apply(Action.parse(text))
 table.hand.actions.all().delete()
+store.append(table, table.hand, state, by_clock=True, count=len(state.actions))
 table.version += 1
-table.state = state.to_json()
+table.state = store.state_json(state)
 now = timezone.now()
 table.changed = now
 table.turn_deadline = table.deadline = now + timedelta(seconds=60)
