@@ -233,8 +233,14 @@ def deal(table: Table, state: GameState, hand: Hand) -> None:
 def save(table: Table, state: GameState) -> None:
     """Write the table's progress after the actions appended since the last save (one UPDATE: the
     deal is kept, only the log's length changes), and keep a copy of `state` once the transaction
-    commits. Nothing may change `state` afterwards (it is handed over to the broadcast)."""
-    table.state = {**table.state, "moves": len(state.actions)}
+    commits. Nothing may change `state` afterwards (it is handed over to the broadcast).
+
+    With the uniform claim pause (`hold_discards`) the row also says whether a claim window is held
+    open: a held window and its release are not actions, so the log alone cannot tell."""
+    progress = {"moves": len(state.actions)}
+    if state.hold_discards:
+        progress["held"] = state.held
+    table.state = {**table.state, **progress}
     _sql.save_fields(table, STATE_FIELDS)
     _remember(table, state)
 
