@@ -6,24 +6,17 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from .pages import sign_up
+
 WAIT_MS = 20_000
-
-
-def _sign_up(page: Page, server_url: str, name: str) -> None:
-    page.goto(f"{server_url}/accounts/signup/")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=password1]", "tile-pass-77")
-    page.fill("input[name=password2]", "tile-pass-77")
-    page.click("button[type=submit]")
-    expect(page.locator("[data-testid=create-table]").first).to_be_visible()
 
 
 def test_stake_agreement_and_ready_check_in_two_browsers(page: Page, server_url: str, results_dir):
     owner = page
     guest = page.context.browser.new_context().new_page()
     try:
-        _sign_up(owner, server_url, "stake-owner")
-        _sign_up(guest, server_url, "stake-guest")
+        sign_up(owner, server_url, "stake-owner")
+        sign_up(guest, server_url, "stake-guest")
         owner.locator("[data-testid=create-table]").first.click()
         expect(owner).to_have_url(re.compile(r"/table/\d+/$"))
         guest.goto(owner.url)

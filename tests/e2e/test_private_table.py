@@ -8,17 +8,10 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from .pages import sign_up
+
 WAIT_MS = 30_000
 MOVES = 6
-
-
-def _sign_up(page: Page, server_url: str, name: str) -> None:
-    page.goto(f"{server_url}/accounts/signup/")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=password1]", "tile-pass-77")
-    page.fill("input[name=password2]", "tile-pass-77")
-    page.click("button[type=submit]")
-    expect(page.locator("[data-testid=create-table]").first).to_be_visible()
 
 
 def _play_a_move(page: Page) -> None:
@@ -46,8 +39,8 @@ def test_private_lazi_table_by_form_and_invite_link(page: Page, server_url: str,
     owner = page
     guest = page.context.browser.new_context().new_page()
     try:
-        _sign_up(owner, server_url, "private-owner")
-        _sign_up(guest, server_url, "private-guest")
+        sign_up(owner, server_url, "private-owner")
+        sign_up(guest, server_url, "private-guest")
 
         owner.locator("[data-testid=choose-table]").first.click()
         form = owner.locator("[data-testid=table-new-form]")

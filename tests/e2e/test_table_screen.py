@@ -12,6 +12,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
+from .pages import sign_up
+
 WAIT_MS = 30_000
 MAX_MOVES = 200
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
@@ -40,15 +42,6 @@ table.changed = now
 table.turn_deadline = table.deadline = now + timedelta(seconds=60)
 table.save(update_fields=["state", "version", "changed", "turn_deadline", "deadline"])
 """
-
-
-def _sign_up(page: Page, server_url: str, name: str) -> None:
-    page.goto(f"{server_url}/accounts/signup/")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=password1]", "tile-pass-77")
-    page.fill("input[name=password2]", "tile-pass-77")
-    page.click("button[type=submit]")
-    expect(page.locator("[data-testid=create-table]").first).to_be_visible()
 
 
 def _new_table(page: Page) -> int:
@@ -162,7 +155,7 @@ def _rig(manage, table_id: int, hands, wall: str, dealer: int, actions) -> None:
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_hand_at_the_table(page: Page, server_url: str, results_dir, size: str):
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
-    _sign_up(page, server_url, f"screen-{size}")
+    sign_up(page, server_url, f"screen-{size}")
     _new_table(page)
     took_table = took_claim = False
     for _ in range(MAX_MOVES):
@@ -200,7 +193,7 @@ def test_a_hand_at_the_table(page: Page, server_url: str, results_dir, size: str
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_concealed_kong_is_face_down_to_an_opponent(page: Page, server_url: str, manage, results_dir, size):
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
-    _sign_up(page, server_url, f"kong-{size}")
+    sign_up(page, server_url, f"kong-{size}")
     table_id = _new_table(page)
     _my_turn(page)
     # Seat 3 (上家, on your left) deals, declares a concealed kong of 1m, discards 9s; your turn.
@@ -216,7 +209,7 @@ def test_a_concealed_kong_is_face_down_to_an_opponent(page: Page, server_url: st
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_drawn_hand_shows_liuju(page: Page, server_url: str, manage, results_dir, size):
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
-    _sign_up(page, server_url, f"draw-{size}")
+    sign_up(page, server_url, f"draw-{size}")
     table_id = _new_table(page)
     _my_turn(page)
     _rig(manage, table_id, DRAW_HANDS, "7z8s", 0, [])  # two tiles left: a draw two discards after yours
