@@ -175,7 +175,6 @@ class _VersionData:
         self.seat_blocks: dict[tuple, str] = {}  # see `_seat_html`
         self._public_seats: list[tuple[dict, tuple]] | None = None
         self.panel = None  # the settlement panel, once the hand has ended (the same for every viewer)
-        self.panel = None  # the settlement panel, once the hand has ended (the same for every viewer)
 
     def view(self, seat: int | None) -> HandView:
         found = self._views.get(seat)
