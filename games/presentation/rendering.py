@@ -226,14 +226,43 @@ def _version_data(table: Table) -> _VersionData:
     return found
 
 
-def seed_version(table_id: int, version: int, state: GameState, hand_number: int | None) -> None:
-    """Remember the state a service just committed at `version`, so that this process renders that
-    version without reading the state back and replaying the hand. The state is handed over (nobody
-    changes it afterwards); it is used only for a table read at this version whose saved state is
-    this one (`_version_data` compares), so a seed can never stand in for something else."""
-    found = _versions.get(table_id)
-    if found is None or found.version < version:
-        _store_version(table_id, _VersionData(version, store.state_json(state), state, hand_number))
+def seed_version(table: Table, state: GameState, hand_number: int | None) -> None:
+    """Remember the table a service just committed, with its seats and engine state, so that this
+    process renders that version without reading the table back or replaying the hand. All are
+    handed over (nobody changes them afterwards). The state is used only for a table at this version
+    whose saved state is this one (`_version_data` compares), so a seed can never stand in for
+    something else; the table and seats only for renders announcing this version (`_fresh`)."""
+    found = _versions.get(table.pk)
+    if found is None or found.version < table.version:
+        _store_version(table.pk, _VersionData(table.version, store.state_json(state), state, hand_number))
+    seats = store.seats(table)
+    if _with_known_users(table, seats):
+        _offer_read(table, seats)
+
+
+def _with_known_users(table: Table, seats: list[Seat]) -> bool:
+    """Give the service's seats the users (with profiles) this process last read at the table, when
+    the same people sit in the same seats (the service reads seats without them: a render reads
+    them, the rules never do). False when someone is new: the render then reads them."""
+    previous = _loaded.get(table.pk)
+    if previous is None or previous[1] is None or previous[0].created != table.created:
+        return False
+    known = {seat.index: seat for seat in previous[1]}
+    users = []
+    for seat in seats:
+        before = known.get(seat.index)
+        if before is None or before.user_id != seat.user_id:
+            return False
+        if seat.user_id is not None:
+            if not _SEAT_USER.is_cached(before):
+                return False
+            users.append((seat, _SEAT_USER.get_cached_value(before)))
+    for seat, user in users:
+        _SEAT_USER.set_cached_value(seat, user)
+    return True
+
+
+_SEAT_USER = Seat.user.field
 
 
 broadcast.on_saved_state(seed_version)
@@ -399,13 +428,18 @@ def _read_table(table_id: int) -> tuple[Table | None, list[Seat] | None]:
     if table is None:
         return None, None
     _version_data(table)
+    _offer_read(table, seats)
+    return table, seats
+
+
+def _offer_read(table: Table, seats: list[Seat] | None) -> None:
+    """Let the other renders of this table's version (or an older one) take this read."""
     with _lock:
         if len(_loaded) >= _MAX_TABLES:
             _loaded.clear()
-        previous = _loaded.get(table_id)
+        previous = _loaded.get(table.pk)
         if previous is None or previous[0].version <= table.version:
-            _loaded[table_id] = (table, seats)
-    return table, seats
+            _loaded[table.pk] = (table, seats)
 
 
 def render_table_fragments(
