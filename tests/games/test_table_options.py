@@ -16,6 +16,7 @@ from functools import partial
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.utils import translation
 
 from games import services
 from games.engine import garden as engine_garden
@@ -356,7 +357,7 @@ def test_chips_are_shown_and_a_hand_pays_only_what_the_stacks_cover(garden_table
 
 
 def test_the_gardens_end_ends_the_match_and_the_next_deal_starts_a_new_one(
-    garden_table, alice, bob, monkeypatch
+    garden_table, alice, bob, monkeypatch, client_for
 ):
     monkeypatch.setattr(engine_garden, "DEALER_CHANGES_PER_MATCH", 1)  # one change of dealer ends it
     deal_bob_a_win(garden_table, alice, bob)
@@ -364,9 +365,19 @@ def test_the_gardens_end_ends_the_match_and_the_next_deal_starts_a_new_one(
     assert hand.result["garden"]["over"] and Match.objects.get(pk=hand.match_id).ended is not None
     for viewer in (alice, AnonymousUser()):
         assert 'data-testid="garden-over"' in region(frame(garden_table, viewer), "settlement")
+    page = client_for(alice).get(f"/history/matches/{hand.match_id}/").content.decode()
+    assert re.findall(r'data-chips="(-?\d+)"', page) == ["0", "2", "1", "1"]
+    assert "-1" in page and 'data-testid="garden-over"' in page  # what was paid, and the end
     services.table_next_hand(table_id=garden_table.pk, user=alice)
     garden_table.refresh_from_db()
     new_hand = Hand.objects.get(pk=garden_table.hand_id)
     assert new_hand.match_id != hand.match_id and new_hand.number == 1
     assert garden_table.scores == [0, 0, 0, 0] and garden_table.dealer == 1
     assert re.findall(r'data-chips="(-?\d+)"', region(frame(garden_table, bob), "board")) == ["1"] * 4
+
+
+def test_the_new_words_follow_the_language(swap_table, alice):
+    with translation.override("en"):
+        controls = region(frame(swap_table, alice), "controls")
+    assert "Chosen <b data-swap-chosen>0</b>/5" in controls and "No swap" in controls
+    assert "已选" not in controls and "不换牌" not in controls
