@@ -110,8 +110,9 @@ def _reschedule(table: Table, state: GameState) -> None:
         candidates.append((table.changed or timezone.now()) + bot_delay(table))
     if any(not plays_itself(seats[s]) for s in pending) and table.turn_deadline is not None:
         candidates.append(table.turn_deadline)
-    if any(house_options.discards_for_declared(state, s) for s in pending):
-        candidates.append(house_options.declared_discard_at(table))
+    declared_at = house_options.declared_discard_at(table)
+    if declared_at is not None and any(house_options.discards_for_declared(state, s) for s in pending):
+        candidates.append(declared_at)
     if state.held:
         candidates.append(claim_pause.release_at(table))
     candidates += grace_deadlines(table)
