@@ -176,3 +176,30 @@ async def test_no_frame_shows_another_seats_buried_or_drawn_tiles():
     finally:
         for reader in readers.values():
             await reader.communicator.disconnect()
+
+
+@pytest.mark.parametrize(
+    "payload, code",
+    [
+        ({"command": "swap", "tiles": "1m"}, "bad_swap"),
+        ({"command": "swap", "tiles": ["1m", "2m", "3m", "4m", "zz"]}, "bad_swap"),
+        ({"command": "swap", "tiles": "1m 2m 3m 4m 5m", "version": "x"}, "stale_version"),
+        ({"action": "0:bury:1m"}, "bad_swap"),
+    ],
+)
+async def test_a_bad_swap_over_the_socket_is_refused_to_that_person_only(payload, code):
+    table_id, (ann, ben, _) = await setup()
+    a = Reader(await connect(f"/ws/table/{table_id}/", ann))
+    b = Reader(await connect(f"/ws/table/{table_id}/", ben))
+    try:
+        version = await current_version(table_id)
+        await a.until(version)
+        await b.until(version)
+        await a.communicator.send_json_to({"version": version, **payload})
+        frame = await a.next()
+        assert f'data-error-code="{code}"' in frame and 'id="table-error"' in frame
+        assert await b.communicator.receive_nothing(timeout=0.2)
+        assert await current_version(table_id) == version
+    finally:
+        await a.communicator.disconnect()
+        await b.communicator.disconnect()

@@ -29,6 +29,7 @@ from games.presentation import rendering
 from games.services import ServiceError
 from games.services.house_options import DECLARED_DISCARD_PAUSE, SWAP_WINDOW_SECONDS
 from history.models import HandRecord
+from ledger.models import Journal
 
 from .helpers import put_state, start_match, state_of
 
@@ -348,6 +349,8 @@ def test_chips_are_shown_and_a_hand_pays_only_what_the_stacks_cover(garden_table
     assert sorted(HandRecord.objects.filter(hand=hand).values_list("seat", "payment")) == list(
         enumerate(paid)
     )
+    entries = Journal.objects.get(kind=Journal.Kind.HAND, hand=hand).entries.values_list("seat", "amount")
+    assert {seat: int(amount) for seat, amount in entries if amount} == {0: -1, 1: 1}  # the ledger too
     assert not hand.result["garden"]["over"] and Match.objects.get(pk=hand.match_id).ended is None
     board = region(frame(garden_table, alice), "board")
     assert re.findall(r'data-seat="(\d)">.*?data-chips="(-?\d+)"', board, re.S)
