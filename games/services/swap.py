@@ -22,7 +22,7 @@ from games.errors import ServiceError
 from games.models import Table
 
 from .autoplay import note_own_move
-from .changes import current_hand, locked_table, require_user, user_seat
+from .changes import current_hand, locked_table, own_seat, require_user
 from .play import _apply_many, _finish_hand_if_over, _mark_changed, _save_hand_state
 
 
@@ -57,9 +57,7 @@ def table_swap(*, table_id: int, user, tiles, version) -> Table:
         table = locked_table(table_id)
         if table.status != Table.Status.PLAYING or not table.state:
             raise ServiceError("table_not_playing")
-        seat = user_seat(table, user)
-        if seat is None:
-            raise ServiceError("not_seated")
+        seat = own_seat(table, user)
         state = store.load(table)
         if state.phase != Phase.SWAP:
             raise ServiceError("swap_closed")
