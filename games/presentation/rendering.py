@@ -22,7 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games import names, selectors, store
 from games.engine.kinds import Phase
 from games.engine.scoring.core import kaibao
-from games.engine.state import GameState
+from games.engine.state import SWAP_COUNT, GameState
 from games.engine.view import HandView, PublicView
 from games.models import Seat, Table
 from games.presentation.settlement import settlement_panel
@@ -38,6 +38,8 @@ from games.presentation.viewmodels import (
     sorted_tiles,
 )
 from games.services import ServiceError, broadcast, current_hand, load_state
+from games.services.garden import chips, match_over
+from games.services.house_options import phase_seconds
 from games.services.room_settings import table_timers
 from games.services.stakes import room_stakes
 
@@ -109,7 +111,10 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
     # a claim — never to others during a claim window (it would tell them someone can claim).
     person_turn = public.phase == Phase.TURN and not seats[public.current_seat].is_bot
     deadline = table.turn_deadline if not ended and (must_answer or person_turn) else None
-    discard_seconds, claim_seconds = table_timers(table)
+    garden_stack = shared.state.rules.garden
+    if garden_stack != "off":
+        for seat_view, stack in zip(views, chips(garden_stack * public.stake, table.scores), strict=True):
+            seat_view.chips = stack
     ctx.update(
         {
             "state": public,
@@ -124,8 +129,10 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
             "waits": view.waits,
             "must_answer": must_answer,
             "deadline": deadline,
-            "timer_total": discard_seconds if public.phase == Phase.TURN else claim_seconds,
-            "prompt": ("turn" if discards else "claim") if must_answer else "",
+            "timer_total": phase_seconds(shared.state, *table_timers(table)),
+            "prompt": _prompt(public.phase, discards) if must_answer else "",
+            "swap": _swap(view) if public.phase == Phase.SWAP else None,
+            "garden_over": ended and garden_stack != "off" and shared.garden_over(table),
             "centre": _centre(public, views),
             "tenpai": _tenpai(view, viewer) if not ended else [],
             "now": timezone.now(),
@@ -175,6 +182,13 @@ class _VersionData:
         self.seat_blocks: dict[tuple, str] = {}  # see `_seat_html`
         self._public_seats: list[tuple[dict, tuple]] | None = None
         self.panel = None  # the settlement panel, once the hand has ended (the same for every viewer)
+        self._garden_over: bool | None = None
+
+    def garden_over(self, table: Table) -> bool:
+        """逛花园: this ended hand ended its match too (read once per version)."""
+        if self._garden_over is None:
+            self._garden_over = match_over(current_hand(table))
+        return self._garden_over
 
     def view(self, seat: int | None) -> HandView:
         found = self._views.get(seat)
@@ -306,6 +320,7 @@ def _seat_html(
         seat.score,
         seat.ready,
         seat.autoplay,
+        seat.chips,
     )
     html = shared.seat_blocks.get(key)
     if html is None:
@@ -365,6 +380,24 @@ def _tenpai(view: HandView, viewer: int | None) -> list[tuple[str, int]]:
         for meld in melds:
             seen.update(meld.tiles)
     return [(tile, max(0, 4 - seen[tile])) for tile in view.waits]
+
+
+def _prompt(phase: Phase, discards: set[str]) -> str:
+    """What the viewer is asked (`data-prompt`, for static/js/sound.js): to swap, discard or answer."""
+    if phase == Phase.SWAP:
+        return "swap"
+    return "turn" if discards else "claim"
+
+
+def _swap(view: HandView) -> dict:
+    """The 换牌 screen of one viewer (swap.html): their own hand to choose five from, whether they are
+    still to choose, and once swapped the tiles they buried (theirs alone to see)."""
+    return {
+        "open": bool(view.legal_actions),
+        "tiles": sorted_tiles(view.hand or ()),
+        "buried": sorted_tiles(view.buried or ()),
+        "count": SWAP_COUNT,
+    }
 
 
 def _panel(shared: _VersionData, views: list[SeatView], table: Table):
