@@ -25,7 +25,15 @@ async def test_every_bot_move_and_timeout_happens_once_with_two_clocks(cluster, 
         "tables",
         count=TABLES // 2,
         humans=1,
-        room={"bot_delay": 0.02, "claim_pause": 0, "discard_timeout": 0, "claim_timeout": 0},
+        # The idle person is connected when the hand ends: a long ready timeout keeps the clock
+        # from dealing the next hand (the check is of the first hand of each table).
+        room={
+            "bot_delay": 0.02,
+            "claim_pause": 0,
+            "discard_timeout": 0,
+            "claim_timeout": 0,
+            "ready_timeout": 600,
+        },
     )
     tables = bots_only["tables"] + with_idle["tables"]
     table_ids = [t["table_id"] for t in tables]
