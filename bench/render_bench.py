@@ -59,6 +59,11 @@ def main(argv: list[str] | None = None) -> int:
     from django.db import connection
 
     settings.GAME_CLOCK_ENABLED = False
+    # The servers serve collected static files; here a static URL need not name a collected file.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
     connection.creation.create_test_db(verbosity=0)
     try:
         return run(args)
@@ -95,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
     from tests.games.helpers import press_next_hand_for_all, start_match, state_of
 
     users = [get_user_model().objects.create_user(username=f"p{i}", password="pw-123456") for i in range(4)]
-    room = Room.objects.create(name="Bench room", bot_delay=Decimal("0"), bot_level="easy")
+    room = Room.objects.create(
+        name="Bench room", bot_delay=Decimal("0"), bot_level="easy", claim_pause=Decimal("0")
+    )
     table = services.table_create(room_id=room.pk, user=users[0])
     for user in users[1:]:
         services.table_sit(table_id=table.pk, user=user)
@@ -104,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
     profiler = cProfile.Profile() if args.profile else None
     times: list[float] = []
     regions: list[float] = []
+    sizes: list[int] = []
     while len(times) < args.actions:
         state = state_of(table)
         if state.phase == "ended":
@@ -121,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
             profiler.disable()
         times.append(time.process_time() - start)
         assert all(version == table.version for version, _ in frames)
+        sizes.extend(len(html.encode()) for _, html in frames)
         if args.regions:
             contexts = []
             for user, token in viewers:
@@ -132,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
                 _frame_regions(ctx)
             regions.append((time.process_time() - start) / len(contexts))
     report(f"{len(times)} versions x 4 viewers: CPU ms per version", times)
+    print(f"frame size: mean {statistics.mean(sizes) / 1024:.1f} KiB, max {max(sizes) / 1024:.1f} KiB")
     if regions:
         report("one frame's regions, its 4 seat blocks unmemoised: CPU ms per frame", regions)
     if profiler:

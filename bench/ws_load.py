@@ -347,6 +347,8 @@ def report(args: argparse.Namespace, result: dict) -> None:
     if actions_per_s:
         server_ms = sum(result["cpu"].values()) * 1000 / actions_per_s
         print(f"  server CPU       {server_ms:.1f} ms per action (all daphne processes together)")
+        if stats.actions:
+            print(f"  frames           {stats.frames / stats.actions / 4:.2f} per player per action")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -369,6 +371,12 @@ def main(argv: list[str] | None = None) -> int:
         "--env", action="append", default=[], metavar="NAME=VALUE", help="extra environment for the servers"
     )
     parser.add_argument("--spectators", type=int, default=0, help="anonymous watching sockets per table")
+    parser.add_argument(
+        "--claim-pause",
+        type=float,
+        metavar="SECONDS",
+        help="the room's uniform pause after a discard (default: the room's default); 0 draws at once",
+    )
     parser.add_argument("--compare", metavar="REV", help="run here and at git revision REV alternately")
     parser.add_argument("--repeat", type=int, default=2, help="runs per side with --compare")
     args = parser.parse_args(argv)
@@ -405,6 +413,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         room = {"discard_timeout": 600, "claim_timeout": 600, "bot_delay": 1}
+        if args.claim_pause is not None:
+            room["claim_pause"] = args.claim_pause
         seeded = cluster.seed("tables", timeout=1800, count=args.tables, humans=4, room=room)
         result = asyncio.run(run_load(cluster, seeded, args))
     finally:
@@ -428,8 +438,29 @@ def _without_compare(argv: list[str]) -> list[str]:
     return out
 
 
+def _known_to(script: Path, argv: list[str]) -> list[str]:
+    """`argv` without the options `script` does not know (an older revision's benchmark may lack one
+    added since, e.g. --claim-pause: that revision has no such setting)."""
+    import subprocess
+
+    usage = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True).stdout
+    out, skip = [], False
+    for item in argv:
+        name = item.split("=", 1)[0]
+        if skip and not item.startswith("--"):
+            continue
+        skip = False
+        if name.startswith("--") and name not in usage:
+            print(f"({script.parent.parent.name}: no {name}; left out there)")
+            skip = "=" not in item
+            continue
+        out.append(item)
+    return out
+
+
 def compare(args: argparse.Namespace, argv: list[str]) -> int:
-    """Run this checkout and REV alternately (here, REV, REV, here, ...) with the same arguments."""
+    """Run this checkout and REV alternately (here, REV, REV, here, ...) with the same arguments
+    (those REV's benchmark knows)."""
     import subprocess
     import tempfile
 
@@ -442,6 +473,7 @@ def compare(args: argparse.Namespace, argv: list[str]) -> int:
     rest = _without_compare(argv)
     sides = {"here": REPO, rev: other}
     figures: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
+    arguments = {"here": rest, rev: _known_to(other / "bench" / "ws_load.py", rest)}
     order = []
     for i in range(args.repeat):
         pair = ["here", rev] if i % 2 == 0 else [rev, "here"]
@@ -449,7 +481,7 @@ def compare(args: argparse.Namespace, argv: list[str]) -> int:
     for name in order:
         print(f"--- {name}: {sides[name]}", flush=True)
         run = subprocess.run(
-            [sys.executable, str(sides[name] / "bench" / "ws_load.py"), *rest],
+            [sys.executable, str(sides[name] / "bench" / "ws_load.py"), *arguments[name]],
             cwd=sides[name],
             capture_output=True,
             text=True,

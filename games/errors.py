@@ -63,6 +63,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_options": ("选项不合规则", "Those options are not valid."),
     "bad_timer": ("时间超出本房间的范围", "That timer is outside this room's limits."),
     "settings_locked": ("牌局开始后设定不能再改", "The table's settings are fixed once a match has started."),
+    # House options at the table (敲, 换牌, 逛花园).
+    "bad_swap": ("换牌要选五张牌", "Choose exactly five tiles to bury."),
+    "swap_closed": ("换牌时间已过", "The swap window is closed."),
+    "declare_not_ready": (
+        "打这张牌不能听牌，不能敲",
+        "Discarding that tile does not leave your hand ready: no 敲.",
+    ),
+    "declared_no_melds": ("敲了以后只能摸打，不能吃碰杠", "After declaring 敲 you only draw and discard."),
     "no_such_invite": ("邀请码无效", "No table has that invite code."),
     "bad_room_settings": ("房间设定不对", "Those room settings are not valid."),
 }

@@ -59,9 +59,11 @@ ACTIONS = {
     "self_win": ("自摸", "Self-drawn win"),
     "concealed_kong": ("暗杠", "Concealed kong"),
     "added_kong": ("上杠", "Added kong"),
+    "declare": ("敲", "Declare ready"),
 }
 
 PHASES = {
+    "swap": ("换牌", "Swap"),
     "turn": ("出牌", "Turn"),
     "claims": ("等待吃碰胡", "Claims"),
     "rob": ("抢杠", "Robbing the kong?"),
