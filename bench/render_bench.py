@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     from games import services
     from games.models import Room, Table
     from games.presentation import rendering
-    from tests.games.helpers import start_match, state_of
+    from tests.games.helpers import press_next_hand_for_all, start_match, state_of
 
     users = [get_user_model().objects.create_user(username=f"p{i}", password="pw-123456") for i in range(4)]
     room = Room.objects.create(
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     while len(times) < args.actions:
         state = state_of(table)
         if state.phase == "ended":
-            services.table_next_hand(table_id=table.pk, user=users[0])
+            press_next_hand_for_all(table.pk)
         else:
             seat = next(s for s in state.pending_seats() if state.legal_actions(s))
             move = str(state.timeout_action(seat))

@@ -35,6 +35,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "table_not_playing": ("牌局还没开始", "The game has not started."),
     "seats_not_filled": ("还有空座位", "Some seats are still empty."),
     "hand_in_progress": ("本局还没结束", "The hand is still being played."),
+    "already_ready": ("你已经准备好了，等待其他玩家", "You are already ready; waiting for the others."),
     "stale_version": ("画面已过期，请按最新状态操作", "Your view was out of date; please try again."),
     "bad_bot_level": ("没有这个机器人等级", "No bot of that level."),
     "server_error": ("服务器出错，请重试", "Something went wrong on the server; please try again."),

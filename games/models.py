@@ -55,7 +55,9 @@ class Room(models.Model):
     )
     stakes = models.JSONField(default=_default_stakes, help_text="Stakes k (底分) a table owner may choose.")
     ready_timeout = models.PositiveSmallIntegerField(
-        default=15, help_text="Seconds the others have to press Start once one player has."
+        default=15,
+        help_text="Seconds the others have to press Start once one player has; also how long after a hand "
+        "ends the next one is dealt to whoever has not pressed Next hand.",
     )
     grace_period = models.PositiveSmallIntegerField(
         default=60, help_text="Seconds a disconnected player may return within before the penalty."
@@ -159,7 +161,10 @@ class Seat(models.Model):
         help_text="When a live socket last vouched for this person (presence heartbeat).",
     )
     stake_accepted = models.BooleanField(default=False)
-    ready = models.BooleanField(default=False, help_text="Pressed Start in the current ready check.")
+    ready = models.BooleanField(
+        default=False,
+        help_text="Pressed Start in the current ready check, or Next hand since the hand ended.",
+    )
     autoplay = models.BooleanField(default=False, help_text="托管: a bot plays this person's seat.")
     autoplay_reason = models.CharField(max_length=8, blank=True, default="", help_text="timeouts | away")
     timeouts = models.PositiveSmallIntegerField(default=0, help_text="Consecutive timeouts.")

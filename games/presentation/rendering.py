@@ -25,7 +25,7 @@ from games.engine.scoring.core import kaibao
 from games.engine.state import SWAP_COUNT, GameState
 from games.engine.view import HandView, PublicView
 from games.models import Seat, Table
-from games.presentation.settlement import settlement_panel
+from games.presentation.settlement import next_hand_view, settlement_panel
 from games.presentation.viewmodels import (
     POSITIONS,
     PUBLIC_FIELDS,
@@ -144,6 +144,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
     )
     if ended:
         ctx["panel"] = _panel(shared, views, table)
+        ctx["next_hand"] = next_hand_view(table, seats, views, viewer, ctx["now"])
     keys = [key for _, key in public_seats]
     own_melds = view.own_melds
     if viewer is not None and own_melds is not None and own_melds != public.seats[viewer].melds:

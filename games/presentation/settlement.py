@@ -5,11 +5,14 @@ and features in Chinese and English, the 花 lines, the value steps, who pays wh
 the hand and the match, the next dealer and the 荒番 count; 流局 for a drawn hand.
 
 Built once per ended version for all its viewers: everything in it is public once the hand is over.
+Who is ready for the next hand (`next_hand_view`) is built per render: it is small, and the viewer's
+own button depends on it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
@@ -17,6 +20,8 @@ from django.utils.safestring import SafeString
 from calc.explain import explain_hand
 from games.engine.state import GameState
 from games.engine.tiles import code_to_str
+from games.models import Seat, Table
+from games.services.readiness import counts_ready
 
 
 @dataclass
@@ -84,3 +89,36 @@ def settlement_panel(state: GameState, seats: list, scores: list[int]) -> Panel:
         huangfan=state.huangfan_in_play,
         huangfan_next=result.huangfan_next,
     )
+
+
+@dataclass
+class ReadySeat:
+    """One seat's state for the next hand: `ready` when it pressed 下一局 or plays itself."""
+
+    index: int
+    name: str
+    ready: bool
+
+
+@dataclass
+class NextHand:
+    seats: list[ReadySeat]
+    mine_ready: bool  # the viewer's seat is ready (their button waits); False for a spectator
+    deadline: datetime | None  # when the clock deals whoever has not pressed (None: not scheduled)
+
+
+def next_hand_view(
+    table: Table, seats: list[Seat], views: list, viewer: int | None, now: datetime
+) -> NextHand:
+    """Each seat's readiness for the next hand (`seats`: the table's seats in index order; `views`:
+    their `SeatView`s, for the names shown)."""
+    rows = [
+        ReadySeat(index=seat.index, name=view.name, ready=counts_ready(seat))
+        for seat, view in zip(seats, views, strict=True)
+    ]
+    deadline = (
+        table.deadline
+        if table.status == Table.Status.PLAYING and table.deadline and table.deadline > now
+        else None
+    )
+    return NextHand(seats=rows, mine_ready=viewer is not None and rows[viewer].ready, deadline=deadline)

@@ -28,7 +28,16 @@ from . import claim_pause, garden, house_options
 from .autoplay import bot_level_of, note_own_move, note_timeout, plays_itself
 from .changes import bump, current_hand, lock_table, locked_table, notify, require_user, seats_of, user_seat
 from .presence import expire_grace, grace_deadlines, mark_away_seats
-from .readiness import clear_check, expire_ready_checks, press_start
+from .readiness import (
+    all_ready,
+    clear_check,
+    clear_ready,
+    expire_ready_checks,
+    next_hand_due,
+    press_next_hand,
+    press_start,
+    someone_present,
+)
 from .room_settings import bot_delay, bot_level, table_rules, table_timers
 from .settlement import after_hand, hand_finished
 from .stakes import require_agreed
@@ -155,6 +164,8 @@ def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: dateti
     table.dealer = result.dealer_next
     table.huangfan = result.huangfan_next
     after_hand(table, hand, now)
+    if table.status == Table.Status.PLAYING:  # the clock deals the next hand if not everyone presses
+        table.deadline = next_hand_due(table, hand)
 
 
 def _save_hand_state(table: Table, state: GameState, *, lobby: bool = False) -> None:
@@ -180,6 +191,7 @@ def _deal(table: Table, match_id: int, number: int, now: datetime, seed: str | N
         stake=stake,
     )
     store.deal(table, state, hand)
+    clear_ready(table)  # the presses of 下一局 were for this hand
     table.version += 1
     mark_away_seats(table, now)
     _mark_changed(table, state, now, previous_phase=None)
@@ -221,8 +233,21 @@ def table_start(*, table_id: int, user) -> Table:
     return table
 
 
+def _deal_next(table: Table, hand: Hand, now: datetime) -> GameState:
+    """Deal the hand after `hand` (a press of 下一局 or the clock): the same match, or a new one."""
+    match_id, number = hand.match_id, hand.number + 1
+    if garden.match_over(hand):  # 逛花园: four rounds played; the next deal starts a new match
+        match_id = Match.objects.create(table=table, players=[s.user_id for s in seats_of(table)]).pk
+        number = 1
+        table.huangfan = 0
+        table.scores = [0, 0, 0, 0]
+    return _deal(table, match_id, number, now)
+
+
 def table_next_hand(*, table_id: int, user, version=None) -> Table:
-    """Deal the next hand once the current one has ended (dealer and 荒番 carried on).
+    """Press 下一局 Next hand once the current hand has ended: the seat is ready for the next one, and
+    the press that makes every seat ready deals it (dealer and 荒番 carried on). A bot or a seat in
+    托管 is always ready; whoever never presses is dealt in by the clock (`_tick_between_hands`).
 
     With `version` (the socket's form sends it) a press made on an older view is refused, so a click
     replayed after a reconnect cannot skip the next hand's settlement.
@@ -238,16 +263,14 @@ def table_next_hand(*, table_id: int, user, version=None) -> Table:
         if version is not None and str(version) != str(table.version):
             raise ServiceError("stale_version")
         state = store.load(table)
-        if state is not None and state.phase != "ended":
+        if state is None or state.phase != "ended":
             raise ServiceError("hand_in_progress")
         hand = current_hand(table)
-        match_id, number = hand.match_id, hand.number + 1
-        if garden.match_over(hand):  # 逛花园: four rounds played; the next deal starts a new match
-            match_id = Match.objects.create(table=table, players=[s.user_id for s in seats_of(table)]).pk
-            number = 1
-            table.huangfan = 0
-            table.scores = [0, 0, 0, 0]
-        state = _deal(table, match_id, number, timezone.now())
+        now = timezone.now()
+        if not press_next_hand(table, seat, hand, now):
+            bump(table, "deadline")
+            return table
+        state = _deal_next(table, hand, now)
         _save_hand_state(table, state)
     return table
 
@@ -381,9 +404,7 @@ def _tick_table(table_id: int, now: datetime) -> int:
             return 0
         state = store.load(table)
         if state is None or state.phase == "ended":
-            table.deadline = None
-            table.save(update_fields=["deadline"])
-            return 0
+            return _tick_between_hands(table, state, now)
         hand = current_hand(table)
         if expire_grace(table, now):
             bump(table, "huangfan")
@@ -436,3 +457,23 @@ def _tick_table(table_id: int, now: datetime) -> int:
                 table.deadline = now + timedelta(seconds=1)
             table.save(update_fields=["deadline"])
         return applied
+
+
+def _tick_between_hands(table: Table, state: GameState | None, now: datetime) -> int:
+    """The hand is over: deal the next one when every seat is ready (a leaver's seat went to a bot, or
+    the last unready person went into 托管) or its timeout has passed, with someone there to play it
+    (`readiness.someone_present`); otherwise look again at the timeout, or rest until a press.
+    Returns 0: a deal is not an action."""
+    hand = current_hand(table)
+    if state is None or hand is None or hand.ended is None:
+        table.deadline = None
+        table.save(update_fields=["deadline"])
+        return 0
+    due = next_hand_due(table, hand)
+    present = someone_present(table)
+    if present and (due <= now or all_ready(table)):
+        _save_hand_state(table, _deal_next(table, hand, now))
+        return 0
+    table.deadline = due if due > now else None
+    table.save(update_fields=["deadline"])
+    return 0

@@ -1,8 +1,19 @@
-"""The ready check (rules §10): once one person presses Start, every other person at the table has
-the room's `ready_timeout` seconds to press it too, or is removed from the seat.
+"""Who is ready: before a match and between its hands.
 
-The check's deadline is the Table's `deadline` row, enforced by the same clock as turn timeouts
-(`clock_tick` → `expire_ready_checks`), so any number of processes may run it and it fires once.
+The ready check (rules §10): once one person presses Start, every other person at the table has
+the room's `ready_timeout` seconds to press it too, or is removed from the seat. The check's deadline
+is the Table's `deadline` row, enforced by the same clock as turn timeouts (`clock_tick` →
+`expire_ready_checks`), so any number of processes may run it and it fires once.
+
+Between hands (the settlement panel): each person presses 下一局 Next hand, and the press that makes
+every seat ready deals the next hand; a seat the clock plays (a bot, 托管) is always ready. Nobody
+holds the table up for long: when a hand ends the Table's `deadline` is set `ready_timeout` after it,
+and the clock then deals whoever has not pressed (`play._tick_between_hands`), as long as someone is
+there to see it (`someone_present`): a table whose people are all gone stops between hands instead
+of letting the bots play their seats hand after hand.
+
+Both use `Seat.ready`. They never overlap (the check is at a waiting table, the other between the
+hands of a match), and every flag is cleared when a match starts and when a hand is dealt.
 """
 
 from __future__ import annotations
@@ -12,8 +23,10 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Seat, Table
+from games.errors import ServiceError
+from games.models import Hand, Seat, Table
 
+from .autoplay import plays_itself
 from .changes import bump, lock_table, seats_of
 from .room_settings import ready_timeout
 from .settlement import first_person, reset_seat_flags
@@ -37,12 +50,65 @@ def press_start(table: Table, seat: Seat, now: datetime) -> bool:
 
 def clear_check(table: Table) -> None:
     """End the check (match started, or timed out): nobody is ready any more; no deadline."""
+    clear_ready(table)
+    table.deadline = None
+
+
+def clear_ready(table: Table) -> None:
+    """Nobody is ready any more (a match starts, a check ends, a hand is dealt): one UPDATE, or none
+    when no seat was."""
     ready = [seat for seat in seats_of(table) if seat.ready]
     if ready:
         Seat.objects.filter(pk__in=[seat.pk for seat in ready]).update(ready=False)
     for seat in ready:
         seat.ready = False
-    table.deadline = None
+
+
+# --- between hands -------------------------------------------------------------------------------
+
+
+def counts_ready(seat: Seat) -> bool:
+    """Ready for the next hand: pressed 下一局, or a seat the clock plays (a bot, 托管), which never
+    holds the table up."""
+    return seat.ready or plays_itself(seat)
+
+
+def waits_for(table: Table) -> list[Seat]:
+    """The seats the next hand still waits for, in index order."""
+    return [seat for seat in seats_of(table) if not counts_ready(seat)]
+
+
+def all_ready(table: Table) -> bool:
+    return not waits_for(table)
+
+
+def someone_present(table: Table) -> bool:
+    """A person at the table is connected, or has pressed 下一局: the clock may deal without the rest."""
+    return any(seat.user_id is not None and (seat.connected or seat.ready) for seat in seats_of(table))
+
+
+def next_hand_due(table: Table, hand: Hand) -> datetime:
+    """When the clock deals the next hand whoever has not pressed: the room's `ready_timeout` after
+    the hand ended."""
+    return hand.ended + ready_timeout(table)
+
+
+def press_next_hand(table: Table, seat: Seat, hand: Hand, now: datetime) -> bool:
+    """The seat's person presses 下一局; True when every seat is now ready (the caller deals, and the
+    deal clears every flag, so this last press is not written).
+
+    Otherwise the seat is marked ready, and the table's deadline is set if the clock had let the
+    table rest with nobody present (the caller saves the table): the presser is present now.
+    """
+    if counts_ready(seat):
+        raise ServiceError("already_ready")
+    if all(counts_ready(other) for other in seats_of(table) if other is not seat):
+        return True
+    seat.ready = True
+    seat.save(update_fields=["ready"])
+    if table.deadline is None:
+        table.deadline = max(next_hand_due(table, hand), now)
+    return False
 
 
 def remove_from_waiting_table(table: Table, seat: Seat) -> list[str]:

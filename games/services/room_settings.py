@@ -37,7 +37,8 @@ def grace_period(table: Table) -> timedelta:
 
 
 def ready_timeout(table: Table) -> timedelta:
-    """How long the others have to press Start once one person has."""
+    """How long the others have to press Start once one person has, and how long after a hand ends
+    the clock deals the next one to whoever has not pressed 下一局."""
     return timedelta(seconds=table.room.ready_timeout)
 
 

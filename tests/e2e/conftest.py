@@ -28,7 +28,8 @@ CHROMIUM_ARGS = [
 ]
 ROOM_SETUP = (
     "from decimal import Decimal; from games.models import Room; "
-    "Room.objects.update(bot_delay=Decimal('0'), claim_pause=Decimal('0'), discard_timeout=60, claim_timeout=8)"
+    "Room.objects.update(bot_delay=Decimal('0'), claim_pause=Decimal('0'), discard_timeout=60, claim_timeout=8, "
+    "ready_timeout=120)"  # the settlement stays open while a test looks at it (the clock deals after it)
 )
 
 

@@ -95,3 +95,11 @@ def test_play_one_hand_to_settlement(page: Page, server_url: str, results_dir):
     expect(page.locator("#settlement [data-payment]")).to_have_count(4)
     page.screenshot(path=str(results_dir / "settlement.png"), full_page=True)
     assert took_table_shot or (results_dir / "settlement.png").exists()
+    # Who the next hand waits for: the bots are ready, the player is not until they press 下一局,
+    # which (the only person seated) deals the next hand.
+    states = page.locator("[data-testid=ready-state] li[data-seat]")
+    expect(states).to_have_count(4)
+    expect(page.locator("[data-testid=ready-state] li[data-ready=no]")).to_have_count(1)
+    page.click("[data-testid=next-hand]")
+    expect(settlement).to_have_count(0, timeout=WAIT_MS)
+    expect(page.locator("#board .seats")).to_be_visible()

@@ -11,7 +11,7 @@ from games import services, store
 from games.engine.actions import Action as EngineAction
 from games.engine.rules import Rules
 from games.engine.state import GameState
-from games.models import Action, Hand, Table
+from games.models import Action, Hand, Seat, Table
 
 
 def state_of(table: Table) -> GameState:
@@ -64,6 +64,14 @@ def start_match(table_id: int) -> None:
         if user.pk != table.owner_id:
             services.table_accept_stake(table_id=table_id, user=user)
         services.table_start(table_id=table_id, user=user)
+
+
+def press_next_hand_for_all(table_id: int) -> None:
+    """Every person seated who is not ready yet presses 下一局, in seat order: the last press deals
+    the next hand (bots and seats in 托管 are ready already)."""
+    seats = Seat.objects.filter(table_id=table_id, user__isnull=False, ready=False, autoplay=False)
+    for seat in seats.select_related("user").order_by("index"):
+        services.table_next_hand(table_id=table_id, user=seat.user)
 
 
 def replay_hand(hand: Hand) -> GameState:

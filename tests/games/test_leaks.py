@@ -71,10 +71,15 @@ def current_version(table_id):
 
 @database_sync_to_async
 def states_by_version(table_id: int) -> dict[int, tuple[GameState, str, str]]:
-    """Every version of every hand -> (full state at that version, seed, wall notation)."""
+    """Every version of every hand -> (full state at that version, seed, wall notation); the versions
+    between a hand's end and the next deal (the 下一局 presses) show the ended hand."""
     out = {}
+    ended = None  # (last version, its entry) of the hand before
     for hand in Hand.objects.filter(match__table_id=table_id, result__isnull=False).order_by("number"):
         rows = list(hand.actions.order_by("seq"))
+        if ended is not None:
+            for version in range(ended[0] + 1, rows[0].version - 1):
+                out[version] = ended[1]
         rules = Rules.from_json(hand.rules)
         actions = [EngineAction.parse(r.action) for r in rows]
         base = dict(seed=hand.seed, rules=rules, dealer=hand.dealer, huangfan=hand.huangfan, stake=hand.stake)
@@ -87,6 +92,7 @@ def states_by_version(table_id: int) -> dict[int, tuple[GameState, str, str]]:
                 reveal["seed"],
                 reveal["wall"],
             )
+        ended = (rows[-1].version, out[rows[-1].version])
     return out
 
 
@@ -157,10 +163,12 @@ async def test_no_frame_leaks_hidden_tiles_over_whole_hands():
         await start(table_id, ann)
         for hand in range(HANDS):
             if hand:
-                before = await current_version(table_id)
+                before = await current_version(table_id)  # ann presses 下一局, then ben's press deals
                 await readers[0].communicator.send_json_to({"command": "next_hand", "version": before})
+                await readers[1].until(before + 1)
+                await readers[1].communicator.send_json_to({"command": "next_hand", "version": before + 1})
                 for reader in readers.values():
-                    await reader.until(before + 1)
+                    await reader.until(before + 2)
             for _ in range(3000):
                 phase, version, message = await step(table_id, humans)
                 if message is not None:

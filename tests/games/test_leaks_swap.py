@@ -145,10 +145,12 @@ async def test_no_frame_shows_another_seats_buried_or_drawn_tiles():
     try:
         for hand in range(HANDS):
             if hand:
-                before = await current_version(table_id)
+                before = await current_version(table_id)  # ann presses 下一局, then ben's press deals
                 await readers[0].communicator.send_json_to({"command": "next_hand", "version": before})
+                await readers[1].until(before + 1)
+                await readers[1].communicator.send_json_to({"command": "next_hand", "version": before + 1})
                 for reader in readers.values():
-                    await reader.until(before + 1)
+                    await reader.until(before + 2)
             for _ in range(3000):
                 phase, version, message, versions = await step(table_id, humans)
                 if message is not None:

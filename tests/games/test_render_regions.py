@@ -25,7 +25,7 @@ from games.models import Seat, Table
 from games.presentation import rendering, viewmodels
 from games.presentation.jinja import csrf_field, timestamp
 
-from .helpers import start_match, state_of
+from .helpers import press_next_hand_for_all, start_match, state_of
 
 SECTION = re.compile(r'<section id="(\w+)"[^>]*hx-swap-oob="true"')
 SEAT_BLOCK = re.compile(r'<div class="seat seat-(\w+)[^"]*" data-seat="(\d)">')
@@ -103,7 +103,7 @@ def test_whole_hands_render_for_every_viewer(four):
             hands += 1
             if hands == 2:
                 break
-            services.table_next_hand(table_id=table.pk, user=users[0])
+            press_next_hand_for_all(table.pk)
             continue
         seat = next(s for s in state.pending_seats() if state.legal_actions(s))
         move = str(state.timeout_action(seat))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -35,7 +36,8 @@ def test_whole_hand_one_human_three_bots(bot_table, alice):
     assert sum(bot_table.scores) == 0
     assert bot_table.dealer == hand.result["dealer_next"]
     assert bot_table.huangfan == hand.result["huangfan_next"]
-    assert bot_table.deadline is None
+    # The clock deals the next hand the room's ready timeout after this one ended, if not pressed.
+    assert bot_table.deadline == hand.ended + timedelta(seconds=bot_table.room.ready_timeout)
     # Human moves are not marked as the clock's; bot moves are.
     assert all(not a.by_clock for a in rows if a.seat == 0)
     assert all(a.by_clock for a in rows if a.seat != 0)

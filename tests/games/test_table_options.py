@@ -31,7 +31,7 @@ from games.services.house_options import DECLARED_DISCARD_PAUSE, SWAP_WINDOW_SEC
 from history.models import HandRecord
 from ledger.models import Journal
 
-from .helpers import put_state, start_match, state_of
+from .helpers import press_next_hand_for_all, put_state, start_match, state_of
 
 
 @pytest.fixture(autouse=True)
@@ -371,7 +371,7 @@ def test_the_gardens_end_ends_the_match_and_the_next_deal_starts_a_new_one(
     page = client_for(alice).get(f"/history/matches/{hand.match_id}/").content.decode()
     assert re.findall(r'data-chips="(-?\d+)"', page) == ["0", "2", "1", "1"]
     assert "-1" in page and 'data-testid="garden-over"' in page  # what was paid, and the end
-    services.table_next_hand(table_id=garden_table.pk, user=alice)
+    press_next_hand_for_all(garden_table.pk)
     garden_table.refresh_from_db()
     new_hand = Hand.objects.get(pk=garden_table.hand_id)
     assert new_hand.match_id != hand.match_id and new_hand.number == 1

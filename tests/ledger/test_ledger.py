@@ -20,7 +20,7 @@ from ledger.services import (
     reverse_penalty,
     split_penalty,
 )
-from tests.games.helpers import play_until_ended
+from tests.games.helpers import play_until_ended, press_next_hand_for_all
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,7 @@ def test_hand_end_posts_its_payments_in_the_same_transaction(ended_hand, players
 
 def test_every_hand_sums_to_zero_and_balances_add_up(started_table, ended_hand, players):
     ann = players[0]
-    services.table_next_hand(table_id=started_table.pk, user=ann)
+    press_next_hand_for_all(started_table.pk)
     play_until_ended(started_table, dict(enumerate(players)))
     hands = list(Hand.objects.filter(match__table=started_table).order_by("number"))
     assert len(hands) == 2

@@ -252,15 +252,19 @@ def conflict(*, room: dict | None = None) -> dict:
     }
 
 
-def self_draw(*, room: dict | None = None, declare: bool = False) -> dict:
+def self_draw(*, room: dict | None = None, declare: bool = False, others_ready: bool = False) -> dict:
     """A playing table of four people, played up to a moment when the seat to move may declare a
-    self-drawn win (`win`, its action text); with `declare` that win is declared, ending the hand."""
-    from games.services import play, table_act
+    self-drawn win (`win`, its action text); with `declare` that win is declared, ending the hand,
+    and with `others_ready` the three others then press 下一局 (the winner's press deals)."""
+    from games.services import play, table_act, table_next_hand
 
     info, table, win, users = _seeded_table(room, _self_draw)
     if declare:
         with _batched_broadcasts(deliver=True):
             table_act(table_id=table.pk, user=users[win.seat], action=str(win), version=table.version)
+            for seat in range(4) if others_ready else ():
+                if seat != win.seat:
+                    table_next_hand(table_id=table.pk, user=users[seat])
         table.refresh_from_db()
         assert play.load_state(table).phase == "ended"
     return {**info, "winner": win.seat, "win": str(win), "version": table.version, "hand_id": table.hand_id}

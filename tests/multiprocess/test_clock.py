@@ -25,7 +25,15 @@ async def test_every_bot_move_and_timeout_happens_once_with_two_clocks(cluster, 
         "tables",
         count=TABLES // 2,
         humans=1,
-        room={"bot_delay": 0.02, "claim_pause": 0, "discard_timeout": 0, "claim_timeout": 0},
+        # The idle person is connected when the hand ends: a long ready timeout keeps the clock
+        # from dealing the next hand (the check is of the first hand of each table).
+        room={
+            "bot_delay": 0.02,
+            "claim_pause": 0,
+            "discard_timeout": 0,
+            "claim_timeout": 0,
+            "ready_timeout": 600,
+        },
     )
     tables = bots_only["tables"] + with_idle["tables"]
     table_ids = [t["table_id"] for t in tables]
@@ -97,4 +105,32 @@ async def test_every_bot_move_and_timeout_happens_once_with_two_clocks(cluster, 
     )
     assert set(writers) == {s.name for s in servers}, writers
     assert_ledger_once(cluster, table_ids)
+    assert_clean_logs(servers)
+
+
+async def test_two_clocks_deal_the_next_hand_once_when_a_person_never_presses(cluster, servers):
+    """Three people press 下一局, the winner never does: once the ready timeout has passed, one of the
+    two clocks deals the next hand, once (a second deal would break the hand's unique number, and
+    the failing process would log it)."""
+    room = {
+        "bot_delay": 0.02,
+        "claim_pause": 0,
+        "discard_timeout": 600,
+        "claim_timeout": 600,
+        "ready_timeout": 1,
+    }
+    setup = cluster.seed("self_draw", room=room, declare=True, others_ready=True)
+    table_id = setup["table_id"]
+
+    def hands() -> list[tuple[int, bool]]:
+        return cluster.database.query(
+            """SELECT h.number, h.result IS NOT NULL FROM games_hand h JOIN games_match m ON m.id = h.match_id
+               WHERE m.table_id = %s ORDER BY h.number""",
+            (table_id,),
+        )
+
+    await asyncio.to_thread(wait_until, lambda: len(hands()) >= 2, timeout=60, what="the next deal")
+    assert hands() == [(1, True), (2, False)]
+    ready = cluster.database.query("SELECT ready FROM games_seat WHERE table_id = %s", (table_id,))
+    assert ready == [(False,)] * 4, "the presses were not cleared by the deal"
     assert_clean_logs(servers)

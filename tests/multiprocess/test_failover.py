@@ -15,7 +15,8 @@ from tests.multiprocess.helpers import (
     table_row,
 )
 
-ROOM = {"bot_delay": 0.05, "claim_pause": 0, "discard_timeout": 60, "claim_timeout": 60}
+# The hand ends with both people connected: a long ready timeout keeps the clock from dealing the next.
+ROOM = {"bot_delay": 0.05, "claim_pause": 0, "discard_timeout": 60, "claim_timeout": 60, "ready_timeout": 600}
 KILL_AFTER = 25  # versions into the hand
 
 

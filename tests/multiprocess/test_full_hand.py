@@ -15,7 +15,8 @@ from tests.multiprocess.helpers import (
     table_row,
 )
 
-ROOM = {"bot_delay": 0.02, "claim_pause": 0, "discard_timeout": 60, "claim_timeout": 60}
+# The hand ends with both people connected: a long ready timeout keeps the clock from dealing the next.
+ROOM = {"bot_delay": 0.02, "claim_pause": 0, "discard_timeout": 60, "claim_timeout": 60, "ready_timeout": 600}
 
 
 async def test_four_clients_on_two_processes_play_a_full_hand(cluster, servers):

@@ -131,7 +131,7 @@ async def test_a_leave_queued_behind_a_self_drawn_win_leaves_between_hands(clust
 
 
 async def test_a_leave_queued_behind_the_next_deal_pays_the_penalty(cluster, servers):
-    setup = cluster.seed("self_draw", room=ROOM, declare=True)
+    setup = cluster.seed("self_draw", room=ROOM, declare=True, others_ready=True)
     table_id = setup["table_id"]
     leaver, status = await _race(cluster, servers, setup, {"command": "next_hand"})
 
