@@ -2,6 +2,11 @@
 
 Everything game-related comes from the engine's `HandView` (`state.hand_view(seat)`) for the viewer's
 own seat (or `hand_view(None)` for a spectator); the full state never reaches a template.
+
+Words are in the active language: a page's request's, or for a socket frame the socket's (its
+`language`, which `render_for_viewers` activates around that viewer's frame). What is shared between
+viewers and holds words (seat blocks, the settlement panel, the spectators' frame) is shared per
+language.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from django.middleware.csrf import get_token
 from django.template import engines
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 
 from games import names, selectors, store
@@ -114,7 +119,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         {
             "state": public,
             "phase": public.phase,
-            "phase_name": names.pair(names.PHASES, public.phase),
+            "phase_name": names.name_of(names.PHASES, public.phase),
             "hand_number": shared.hand_number,
             "commitment": public.commitment,
             "my_hand": sorted_tiles(view.hand or ()),
@@ -174,8 +179,8 @@ class _VersionData:
         self._views: dict[int | None, HandView] = {}
         self.seat_blocks: dict[tuple, str] = {}  # see `_seat_html`
         self._public_seats: list[tuple[dict, tuple]] | None = None
-        self.panel = None  # the settlement panel, once the hand has ended (the same for every viewer)
-        self.panel = None  # the settlement panel, once the hand has ended (the same for every viewer)
+        # The settlement panel by language, once the hand has ended (the same for every viewer).
+        self.panels: dict[str, object] = {}
 
     def view(self, seat: int | None) -> HandView:
         found = self._views.get(seat)
@@ -270,6 +275,7 @@ def _seat_html(
     if shared is None:
         return mark_safe(_seat_block(seat, has_state).replace(_POSITION_MARK, seat.position, 1))
     key = (
+        translation.get_language(),
         seat.index,
         seat.is_me,
         seat.name,
@@ -292,10 +298,12 @@ _PRIVATE_INPUTS = tuple(name for name in _BLOCK_INPUTS if name not in PUBLIC_FIE
 def _seat_block(seat: SeatView, has_state: bool, public_key: tuple | None = None) -> str:
     """The block with a mark for its position, memoised on all of its inputs across versions
     (`public_key`: the frozen public fields, `_VersionData.public_seats`, when known)."""
+    language = translation.get_language()
     if public_key is None:
-        key = (has_state, *[_freeze(getattr(seat, name)) for name in _BLOCK_INPUTS])
+        key = (language, has_state, *[_freeze(getattr(seat, name)) for name in _BLOCK_INPUTS])
     else:
-        key = (has_state, "public", public_key, *[_freeze(getattr(seat, name)) for name in _PRIVATE_INPUTS])
+        private = [_freeze(getattr(seat, name)) for name in _PRIVATE_INPUTS]
+        key = (language, has_state, "public", public_key, *private)
     html = _seat_blocks.get(key)
     if html is None:
         html = render_region("seat", {"s": _with_position(seat, _POSITION_MARK), "state": has_state})
@@ -317,7 +325,7 @@ def _centre(public: PublicView, views: list[SeatView]) -> dict:
     seat to move (during a claim window, at the discarder: who may claim is nobody's business)."""
     mover = public.current_seat
     return {
-        "marks": [(v.position, v.wind_zh, v.index == mover) for v in views],
+        "marks": [(v.position, v.wind, v.index == mover) for v in views],
         "pointer": views[mover].position,
         "kaibao": kaibao(tuple(public.dice)),
     }
@@ -340,9 +348,11 @@ def _tenpai(view: HandView, viewer: int | None) -> list[tuple[str, int]]:
 
 
 def _panel(shared: _VersionData, views: list[SeatView], table: Table):
-    if shared.panel is None:
-        shared.panel = settlement_panel(shared.state, views, list(table.scores or []))
-    return shared.panel
+    language = translation.get_language()
+    panel = shared.panels.get(language)
+    if panel is None:
+        panel = shared.panels[language] = settlement_panel(shared.state, views, list(table.scores or []))
+    return panel
 
 
 # --- entry points used by views and consumers ---------------------------------------------------
@@ -410,33 +420,44 @@ def _read_table(table_id: int) -> tuple[Table | None, list[Seat] | None]:
 
 
 def render_table_fragments(
-    table_id: int, user, csrf_cookie: str | None = None, version: int | None = None, created=None
+    table_id: int,
+    user,
+    csrf_cookie: str | None = None,
+    version: int | None = None,
+    created=None,
+    language: str | None = None,
 ) -> tuple[int, str]:
     """(version, html): every live region of the table for this viewer, each marked for an OOB swap.
     `version`, `created`: the version an update announced and the table's `created` as the socket
-    learnt it (a process-wide read of that version may then be reused)."""
-    return render_for_viewers(table_id, [(user, csrf_token_for(csrf_cookie))], version, created)[0]
+    learnt it (a process-wide read of that version may then be reused); `language`: the frame's
+    (None: the active one)."""
+    viewer = (user, csrf_token_for(csrf_cookie), language)
+    return render_for_viewers(table_id, [viewer], version, created)[0]
 
 
 def render_for_viewers(table_id: int, viewers: list[tuple], version: int | None = None, created=None) -> list:
     """`render_table_fragments` for several viewers of one table at once, from one read: `viewers` are
-    (user, csrf token) pairs; returns one (version, html) per viewer, in order."""
+    (user, csrf token, language) triples (language None: the active one); returns one (version, html)
+    per viewer, in order."""
     table, seats = _table_for_update(table_id, version, created)
     if table is None:
         return [(-1, "")] * len(viewers)
     seated = {s.user_id for s in seats or () if s.user_id}
-    spectators: dict[bool, str] = {}
+    spectators: dict[tuple[bool, str], str] = {}
     frames = []
-    for user, csrf_token in viewers:
+    for user, csrf_token, language in viewers:
+        language = language or translation.get_language()
         signed_in = user is not None and user.is_authenticated
-        if signed_in and user.pk in seated:
-            frames.append((table.version, _render_frame(table, user, seats, csrf_token)))
-            continue
-        # Everyone not seated sees the same frame (signed in or not): rendered once per version.
-        # Its forms carry no token of their own; htmx sends the page's (base.html's hx-headers).
-        html = spectators.get(signed_in)
-        if html is None:
-            html = spectators[signed_in] = _render_frame(table, user, seats, "NOTPROVIDED")
+        with translation.override(language):
+            if signed_in and user.pk in seated:
+                frames.append((table.version, _render_frame(table, user, seats, csrf_token)))
+                continue
+            # Everyone not seated sees the same frame (signed in or not) in their language: rendered
+            # once per version. Its forms carry no token of their own; htmx sends the page's
+            # (base.html's hx-headers).
+            html = spectators.get((signed_in, language))
+            if html is None:
+                html = spectators[signed_in, language] = _render_frame(table, user, seats, "NOTPROVIDED")
         frames.append((table.version, html))
     return frames
 
@@ -499,8 +520,10 @@ def table_page_context(table: Table, request) -> dict:
     return ctx
 
 
-def render_error(error: ServiceError) -> str:
-    return render_region("error", {"error": error, "oob": True})
+def render_error(error: ServiceError, language: str | None = None) -> str:
+    """The error region for a socket, in its `language` (None: the active one)."""
+    with translation.override(language or translation.get_language()):
+        return render_region("error", {"error": error, "oob": True})
 
 
 def lobby_context(user) -> dict:
@@ -522,7 +545,9 @@ def lobby_context(user) -> dict:
     return {"rooms": rooms, "user": user}
 
 
-def render_lobby_fragment(user, csrf_cookie: str | None = None) -> str:
-    ctx = lobby_context(user)
-    ctx.update(oob=True, csrf_token=csrf_token_for(csrf_cookie))
-    return render_to_string("games/lobby.html#rooms", ctx)
+def render_lobby_fragment(user, csrf_cookie: str | None = None, language: str | None = None) -> str:
+    """The lobby's rooms for a socket, in its `language` (None: the active one)."""
+    with translation.override(language or translation.get_language()):
+        ctx = lobby_context(user)
+        ctx.update(oob=True, csrf_token=csrf_token_for(csrf_cookie))
+        return render_to_string("games/lobby.html#rooms", ctx)
