@@ -14,7 +14,7 @@ from games.engine.bots import levels
 from games.errors import ServiceError
 from games.models import Seat, Table
 
-from .changes import bump, locked_table, require_user, user_seat
+from .changes import bump, locked_table, own_seat, require_user
 
 TIMEOUTS_BEFORE_AUTOPLAY = 2
 TIMEOUTS = "timeouts"
@@ -58,9 +58,7 @@ def table_request_autoplay(*, table_id: int, user) -> Table:
     require_user(user)
     with transaction.atomic():
         table = locked_table(table_id)
-        seat = user_seat(table, user)
-        if seat is None:
-            raise ServiceError("not_seated")
+        seat = own_seat(table, user)
         if table.status != Table.Status.PLAYING:
             raise ServiceError("table_not_playing")
         if seat.autoplay:
@@ -78,9 +76,7 @@ def table_cancel_autoplay(*, table_id: int, user) -> Table:
     require_user(user)
     with transaction.atomic():
         table = locked_table(table_id)
-        seat = user_seat(table, user)
-        if seat is None:
-            raise ServiceError("not_seated")
+        seat = own_seat(table, user)
         if not seat.autoplay:
             raise ServiceError("not_in_autoplay")
         seat.autoplay = False

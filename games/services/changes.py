@@ -51,6 +51,14 @@ def user_seat(table: Table, user) -> Seat | None:
     return next((seat for seat in seats_of(table) if seat.user_id == user.pk), None)
 
 
+def own_seat(table: Table, user) -> Seat:
+    """The user's seat at the locked table; `not_seated` when they have none."""
+    seat = user_seat(table, user)
+    if seat is None:
+        raise ServiceError("not_seated")
+    return seat
+
+
 def current_hand(table: Table) -> Hand | None:
     """The hand dealt last at this table (being played, or ended and not yet followed); None before
     the first deal. Every service and the renderer find the current hand through this."""

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from games.errors import ServiceError
 from games.models import Seat, Table
 
-from .changes import bump, locked_table, require_user, user_seat
+from .changes import bump, locked_table, own_seat, require_user
 from .tables import table_stand
 
 
@@ -29,9 +29,7 @@ def _waiting_seat(table_id: int, user) -> tuple[Table, Seat]:
     table = locked_table(table_id)
     if table.status != Table.Status.WAITING:
         raise ServiceError("table_not_waiting")
-    seat = user_seat(table, user)
-    if seat is None:
-        raise ServiceError("not_seated")
+    seat = own_seat(table, user)
     return table, seat
 
 

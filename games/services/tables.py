@@ -16,7 +16,7 @@ from ledger.models import Penalty
 from ledger.services import is_banned
 
 from .broadcast import on_commit_table_changed
-from .changes import bump, locked_table, require_user, seats_of, user_seat
+from .changes import bump, locked_table, own_seat, require_user, seats_of, user_seat
 from .presence import hand_in_progress, penalise
 from .readiness import remove_from_waiting_table
 from .room_settings import bot_level
@@ -87,9 +87,7 @@ def table_stand(*, table_id: int, user):
     require_user(user)
     with transaction.atomic():
         table = locked_table(table_id)
-        seat = user_seat(table, user)
-        if seat is None:
-            raise ServiceError("not_seated")
+        seat = own_seat(table, user)
         penalty = None
         if table.status == Table.Status.PLAYING:
             hand = hand_in_progress(table)
@@ -112,8 +110,7 @@ def table_fill_bots(*, table_id: int, user, level: str | None = None, seat: int 
         table = locked_table(table_id)
         if table.status != Table.Status.WAITING:
             raise ServiceError("table_not_waiting")
-        if user_seat(table, user) is None:
-            raise ServiceError("not_seated")
+        own_seat(table, user)
         level = level or bot_level(table)
         if level not in bot_levels():
             raise ServiceError("bad_bot_level")
@@ -136,8 +133,7 @@ def table_remove_bot(*, table_id: int, user, seat: int) -> None:
         table = locked_table(table_id)
         if table.status != Table.Status.WAITING:
             raise ServiceError("table_not_waiting")
-        if user_seat(table, user) is None:
-            raise ServiceError("not_seated")
+        own_seat(table, user)
         target = next((s for s in seats_of(table) if s.index == seat and s.is_bot), None)
         if target is None:
             raise ServiceError("no_such_seat")

@@ -43,7 +43,8 @@ def test_a_held_hand_replays_to_the_same_hand_and_survives_json_while_held(seed,
     assert plain.result == held.result
 
 
-def test_an_unclaimable_discard_is_held_and_release_draws_for_the_next_seat():
+def _holding_table() -> GameState:
+    """Seat 0 to discard: its 4z nobody can claim, its 5z seat 2 may pong; the wall's next tile is 7z."""
     state = GameState.from_setup(
         hands=[
             "1m4m7m1p4p7p1s4s7s1z2z3z4z5z",
@@ -54,6 +55,11 @@ def test_an_unclaimable_discard_is_held_and_release_draws_for_the_next_seat():
         wall="7z9m9p9s",
     )
     state.hold_discards = True
+    return state
+
+
+def test_an_unclaimable_discard_is_held_and_release_draws_for_the_next_seat():
+    state = _holding_table()
     state.apply(Action.parse("0:discard:4z"))
     assert state.held and state.phase == "claims" and state.pending_seats() == []
     assert state.view(1)["claim_tile"] == "4z" and state.view(1)["legal_actions"] == []
@@ -67,16 +73,7 @@ def test_an_unclaimable_discard_is_held_and_release_draws_for_the_next_seat():
 
 
 def test_a_window_everybody_passed_is_held_too():
-    state = GameState.from_setup(
-        hands=[
-            "1m4m7m1p4p7p1s4s7s1z2z3z4z5z",
-            "2m5m8m2p5p8p2s5s8s1z2z3z6z",
-            "3m6m9m3p6p9p3s6s9s5z5z6z7z",
-            "1m2m3m4m5m6m7m8m9m1p2p3p4p",
-        ],
-        wall="7z9m9p9s",
-    )
-    state.hold_discards = True
+    state = _holding_table()
     state.apply(Action.parse("0:discard:5z"))
     assert state.pending_seats() == [2] and not state.held
     state.apply(Action.parse("2:pass"))
