@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import fields, is_dataclass
 from functools import lru_cache
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template import engines
@@ -23,6 +24,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import trans_real
 
 from games import names, selectors, store
 from games.engine.kinds import Phase
@@ -58,6 +60,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
     users and profiles, when the caller already has them)."""
     if seats is None:
         seats = list(table.seats.select_related("user__profile").order_by("index"))
+    language = translation.get_language() or settings.LANGUAGE_CODE  # read once: a context-local read
     me = next((s for s in seats if user is not None and user.is_authenticated and s.user_id == user.pk), None)
     viewer = me.index if me else None
     anchor = viewer if viewer is not None else 0
@@ -90,7 +93,8 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         "can_sit": waiting and me is None and has_empty,
         "has_empty": has_empty,
         "state": None,
-        "bot_levels": bot_level_choices(),
+        "bot_levels": bot_level_choices(language),
+        "_": _memoised_gettext(language),
         # Platform rules (issue 4): the stake, the ready check's countdown, 托管.
         "is_owner": me is not None and table.owner_id == me.user_id,
         "stand_url": _stand_url(table.pk),
@@ -100,7 +104,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
     }
     shared = _version_data(table)
     if shared.state is None:
-        ctx["seat_html"] = {v.position: _seat_html(v, False) for v in views}
+        ctx["seat_html"] = {v.position: _seat_html(v, False, language) for v in views}
         return ctx
     view = shared.view(viewer)
     public = view.public
@@ -141,14 +145,14 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         }
     )
     if ended:
-        ctx["panel"] = _panel(shared, views, table)
+        ctx["panel"] = _panel(shared, views, table, language)
     keys = [key for _, key in public_seats]
     own_melds = view.own_melds
     if viewer is not None and own_melds is not None and own_melds != public.seats[viewer].melds:
         # The viewer's own concealed kongs face up, in their block only: memoised on all its inputs.
         views[viewer].melds = [meld_view(m, viewer) for m in own_melds]
         keys[viewer] = None
-    ctx["seat_html"] = {v.position: _seat_html(v, True, shared, keys[v.index]) for v in views}
+    ctx["seat_html"] = {v.position: _seat_html(v, True, language, shared, keys[v.index]) for v in views}
     return ctx
 
 
@@ -263,7 +267,11 @@ def _freeze(value):
 
 
 def _seat_html(
-    seat: SeatView, has_state: bool, shared: _VersionData | None = None, public_key: tuple | None = None
+    seat: SeatView,
+    has_state: bool,
+    language: str,
+    shared: _VersionData | None = None,
+    public_key: tuple | None = None,
 ) -> str:
     """The seat block for this seat as the viewer sees it, rendered once per distinct content; the
     seat's position on screen is put in afterwards (it is the block's first class).
@@ -273,9 +281,9 @@ def _seat_html(
     `view()` gives every viewer the same public `seats` (tests/games/test_render_cache.py checks it).
     So the viewers of a version look a block up by the few things that are not the game's."""
     if shared is None:
-        return mark_safe(_seat_block(seat, has_state).replace(_POSITION_MARK, seat.position, 1))
+        return mark_safe(_seat_block(seat, has_state, language).replace(_POSITION_MARK, seat.position, 1))
     key = (
-        translation.get_language(),
+        language,
         seat.index,
         seat.is_me,
         seat.name,
@@ -287,7 +295,7 @@ def _seat_html(
     )
     html = shared.seat_blocks.get(key)
     if html is None:
-        html = shared.seat_blocks[key] = _seat_block(seat, has_state, public_key)
+        html = shared.seat_blocks[key] = _seat_block(seat, has_state, language, public_key)
     return mark_safe(html.replace(_POSITION_MARK, seat.position, 1))
 
 
@@ -295,10 +303,9 @@ _BLOCK_INPUTS = tuple(f.name for f in fields(SeatView) if f.name != "position")
 _PRIVATE_INPUTS = tuple(name for name in _BLOCK_INPUTS if name not in PUBLIC_FIELDS)
 
 
-def _seat_block(seat: SeatView, has_state: bool, public_key: tuple | None = None) -> str:
+def _seat_block(seat: SeatView, has_state: bool, language: str, public_key: tuple | None = None) -> str:
     """The block with a mark for its position, memoised on all of its inputs across versions
     (`public_key`: the frozen public fields, `_VersionData.public_seats`, when known)."""
-    language = translation.get_language()
     if public_key is None:
         key = (language, has_state, *[_freeze(getattr(seat, name)) for name in _BLOCK_INPUTS])
     else:
@@ -306,7 +313,12 @@ def _seat_block(seat: SeatView, has_state: bool, public_key: tuple | None = None
         key = (language, has_state, "public", public_key, *private)
     html = _seat_blocks.get(key)
     if html is None:
-        html = render_region("seat", {"s": _with_position(seat, _POSITION_MARK), "state": has_state})
+        ctx = {
+            "s": _with_position(seat, _POSITION_MARK),
+            "state": has_state,
+            "_": _memoised_gettext(language),
+        }
+        html = render_region("seat", ctx)
         with _lock:
             if len(_seat_blocks) >= _MAX_SEAT_BLOCKS:
                 _seat_blocks.clear()
@@ -347,8 +359,7 @@ def _tenpai(view: HandView, viewer: int | None) -> list[tuple[str, int]]:
     return [(tile, max(0, 4 - seen[tile])) for tile in view.waits]
 
 
-def _panel(shared: _VersionData, views: list[SeatView], table: Table):
-    language = translation.get_language()
+def _panel(shared: _VersionData, views: list[SeatView], table: Table, language: str):
     panel = shared.panels.get(language)
     if panel is None:
         panel = shared.panels[language] = settlement_panel(shared.state, views, list(table.scores or []))
@@ -490,8 +501,34 @@ def render_region(name: str, ctx: dict) -> str:
     """One region of the table (templates/jinja2/games/table/NAME.html), the only source of its HTML: the page,
     the socket's frames and the seat-block memo all render it from there."""
     template, globals_ = _template(name)
+    if "_" not in ctx:
+        ctx = {**ctx, "_": _active_gettext()}
     context = template.new_context({**globals_, **ctx}, shared=True)
     return SafeString(template.environment.concat(template.root_render_func(context)))
+
+
+def _active_gettext():
+    """The active language's `_` for the templates, found once per region and memoised per msgid.
+
+    Django's `gettext` finds the active language anew on every call (a context-local read) and then
+    looks the msgid up in each of the language's catalogues in turn; the i18n extension's `_` adds a
+    second call through the template context. A frame has about twenty strings, and that cost a
+    third of its render (bench/render_bench.py). The catalogues do not change while a process runs."""
+    return _memoised_gettext(translation.get_language() or settings.LANGUAGE_CODE)
+
+
+@lru_cache(maxsize=16)
+def _memoised_gettext(language: str):
+    lookup = trans_real.translation(language).gettext
+    found: dict[str, str] = {}
+
+    def gettext(message: str) -> str:
+        text = found.get(message)
+        if text is None:
+            text = found[message] = lookup(message)
+        return text
+
+    return gettext
 
 
 def _template(name: str) -> tuple:

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.utils.translation import get_language
 
 from games import names
 from games.engine.actions import Action
@@ -160,13 +159,9 @@ def choices(legal: tuple[Action, ...]) -> tuple[set[str], list[Choice]]:
 
 
 @lru_cache(maxsize=8)
-def _bot_level_choices(language: str | None) -> tuple[tuple[str, str], ...]:
+def bot_level_choices(language: str) -> tuple[tuple[str, str], ...]:
+    """(level, its name) for the bot level selects; `language`: the active one (the cache's key)."""
     return tuple((level, names.name_of(names.BOT_LEVELS, level)) for level in bot_levels())
-
-
-def bot_level_choices() -> tuple[tuple[str, str], ...]:
-    """(level, its name in the active language) for the bot level selects."""
-    return _bot_level_choices(get_language())
 
 
 @lru_cache(maxsize=256)
