@@ -60,7 +60,9 @@ def run(args, User) -> None:
     from games import services, store
     from games.models import Room, Table
 
-    room = Room.objects.create(name="Bench", bot_delay=Decimal("0"), discard_timeout=600, claim_timeout=600)
+    room = Room.objects.create(
+        name="Bench", bot_delay=Decimal("0"), discard_timeout=600, claim_timeout=600, claim_pause=Decimal("0")
+    )
     users = [User.objects.create_user(username=f"p{i}", password="pw-123456") for i in range(4)]
     tables = []
     for t in range(args.tables):

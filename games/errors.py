@@ -66,6 +66,11 @@ MESSAGES: dict[str, Promise] = {
     "bad_options": _("选项不合规则"),
     "bad_timer": _("时间超出本房间的范围"),
     "settings_locked": _("牌局开始后设定不能再改"),
+    # House options at the table (敲, 换牌, 逛花园).
+    "bad_swap": _("换牌要选五张牌"),
+    "swap_closed": _("换牌时间已过"),
+    "declare_not_ready": _("打这张牌不能听牌，不能敲"),
+    "declared_no_melds": _("敲了以后只能摸打，不能吃碰杠"),
     "no_such_invite": _("邀请码无效"),
     "bad_room_settings": _("房间设定不对"),
 }

@@ -74,9 +74,11 @@ ACTIONS = {
     "self_win": pgettext_lazy("action", "自摸"),
     "concealed_kong": _("暗杠"),
     "added_kong": _("上杠"),
+    "declare": _("敲"),
 }
 
 PHASES = {
+    "swap": _("换牌"),
     "turn": _("出牌"),
     "claims": _("等待吃碰胡"),
     "rob": pgettext_lazy("phase", "抢杠"),

@@ -75,6 +75,7 @@ def records_for(hand, players: Sequence[Player], room_id: int) -> list[HandRecor
     winners = {w["seat"]: w for w in result.get("winners", [])}
     feeders = {w.get("from_seat") for w in winners.values() if w.get("win") in ("discard", "rob_kong")}
     ended = hand.ended or timezone.now()
+    paid = (result.get("garden") or {}).get("paid") or result["payments"]  # 逛花园: what the stacks covered
     rows = []
     for seat, player in enumerate(players):
         win = winners.get(seat)
@@ -91,7 +92,7 @@ def records_for(hand, players: Sequence[Player], room_id: int) -> list[HandRecor
                 won=win is not None,
                 self_drawn=win is not None and win.get("win") in SELF_DRAWN,
                 dealt_in=seat in feeders and win is None,
-                payment=int(result["payments"][seat]),
+                payment=int(paid[seat]),
                 pattern=(win or {}).get("pattern") or "",
                 features=list((win or {}).get("features") or []),
                 win_kind=(win or {}).get("win") or "",

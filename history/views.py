@@ -125,6 +125,11 @@ def table_history(request, table_id: int):
     return redirect("history:match", match_id=match.pk)
 
 
+def paid_of(result: dict) -> list[int]:
+    """What each seat paid or got for a hand: the payments, or under 逛花园 what the stacks covered."""
+    return (result.get("garden") or {}).get("paid") or result["payments"]
+
+
 def match_detail(request, match_id: int):
     match = get_object_or_404(Match.objects.select_related("table__room"), pk=match_id)
     hands = Paginator(
@@ -164,10 +169,19 @@ def match_detail(request, match_id: int):
                 "dealer": seats[hand.dealer],
                 "dealer_name": seats[hand.dealer].name_at(hand.dealer) if seats[hand.dealer] else "",
                 "winners": winners,
-                "payments": list(zip(seats, result["payments"], strict=True)) if result else None,
+                "payments": list(zip(seats, paid_of(result), strict=True)) if result else None,
+                # 逛花园: each seat's stack after the hand, and whether it ended the match
+                "garden": (result or {}).get("garden"),
             }
         )
-    return render(request, "history/match.html", {"match": match, "page": hands, "rows": rows})
+    ctx = {
+        "match": match,
+        "page": hands,
+        "rows": rows,
+        "has_garden": any(r["garden"] for r in rows),
+        "garden_over": any(r["garden"] and r["garden"].get("over") for r in rows),
+    }
+    return render(request, "history/match.html", ctx)
 
 
 # --- replays -------------------------------------------------------------------------------------

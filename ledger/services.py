@@ -83,14 +83,16 @@ def _post(kind: str, lines: Sequence[tuple[Account, Decimal, int | None]], **fie
 
 
 def post_hand_settlement(*, hand, seat_users: Sequence) -> Journal:
-    """Post the ended hand's payments (`hand.result["payments"]`, stake applied) once.
+    """Post the ended hand's payments (`hand.result["payments"]`, or under 逛花园 what was paid of them) once.
 
     `seat_users` holds who is accountable for each seat: a user, or `None` for a bot. Posting the same
     hand again returns the journal already written.
     """
     if hand.result is None:
         raise ServiceError("hand_in_progress")
-    payments = [_money(int(p)) for p in hand.result["payments"]]
+    # 逛花园: what the chip stacks could cover is what was paid (games/services/garden.py)
+    paid = (hand.result.get("garden") or {}).get("paid") or hand.result["payments"]
+    payments = [_money(int(p)) for p in paid]
     if len(payments) != 4 or len(seat_users) != 4:
         raise ServiceError("unbalanced", gettext_lazy("一局结算正好四个座位"))
     with transaction.atomic():

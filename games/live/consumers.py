@@ -36,6 +36,7 @@ from games.services import (
     table_request_autoplay,
     table_set_stake,
     table_start,
+    table_swap,
 )
 from games.services.broadcast import LOBBY_GROUP, table_group
 from games.services.table_settings import may_enter
@@ -175,6 +176,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _next_hand(self, command: messages.NextHand) -> None:
         await database_sync_to_async(self._call)(table_next_hand, version=command.version)
 
+    async def _swap(self, command: messages.Swap) -> None:
+        await database_sync_to_async(self._call)(table_swap, tiles=command.tiles, version=command.version)
+
     async def _snapshot(self, command: messages.Snapshot) -> None:
         await self.send_snapshot(force=True)
 
@@ -189,6 +193,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         messages.NextHand: _next_hand,
         messages.Snapshot: _snapshot,
         messages.SetStake: _set_stake,
+        messages.Swap: _swap,
         messages.TableCommand: _table_command,
     }
 

@@ -45,13 +45,21 @@ class SetStake:
 
 
 @dataclass(frozen=True, slots=True)
+class Swap:
+    """换牌: bury these tiles (a list of tiles, or one text of them; the service counts them)."""
+
+    tiles: Any
+    version: Any
+
+
+@dataclass(frozen=True, slots=True)
 class TableCommand:
     """One of the platform commands that take nothing but the socket's user (`PLAIN_COMMANDS`)."""
 
     name: str
 
 
-Command = Act | NextHand | Snapshot | SetStake | TableCommand
+Command = Act | NextHand | Snapshot | SetStake | Swap | TableCommand
 
 PLAIN_COMMANDS = frozenset({"accept_stake", "refuse_stake", "start", "cancel_autoplay", "request_autoplay"})
 
@@ -99,6 +107,14 @@ def _command(command: Any, message: dict, version: Any) -> Command:
         if not isinstance(stake, _SCALAR):
             raise bad()
         return SetStake(stake)
+    if command == "swap":
+        # swap.html's `tiles`: the chosen tiles as one text ("1m 5m 5m 7z 9s"), or a list of tiles
+        tiles = message.get("tiles")
+        if isinstance(tiles, list) and all(isinstance(t, str) for t in tiles):
+            tiles = tuple(tiles)
+        elif not isinstance(tiles, str | None):
+            raise bad()
+        return Swap(tiles or (), version)
     if command == "next_hand":
         return NextHand(version)
     if command == "snapshot":

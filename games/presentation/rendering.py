@@ -29,7 +29,7 @@ from django.utils.translation import trans_real
 from games import names, selectors, store
 from games.engine.kinds import Phase
 from games.engine.scoring.core import kaibao
-from games.engine.state import GameState
+from games.engine.state import SWAP_COUNT, GameState
 from games.engine.view import HandView, PublicView
 from games.models import Seat, Table
 from games.presentation.settlement import settlement_panel
@@ -45,6 +45,8 @@ from games.presentation.viewmodels import (
     sorted_tiles,
 )
 from games.services import ServiceError, broadcast, current_hand, load_state
+from games.services.garden import chips, match_over
+from games.services.house_options import phase_seconds
 from games.services.room_settings import table_timers
 from games.services.stakes import room_stakes
 
@@ -118,7 +120,10 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
     # a claim — never to others during a claim window (it would tell them someone can claim).
     person_turn = public.phase == Phase.TURN and not seats[public.current_seat].is_bot
     deadline = table.turn_deadline if not ended and (must_answer or person_turn) else None
-    discard_seconds, claim_seconds = table_timers(table)
+    garden_stack = shared.state.rules.garden
+    if garden_stack != "off":
+        for seat_view, stack in zip(views, chips(garden_stack * public.stake, table.scores), strict=True):
+            seat_view.chips = stack
     ctx.update(
         {
             "state": public,
@@ -133,8 +138,10 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
             "waits": view.waits,
             "must_answer": must_answer,
             "deadline": deadline,
-            "timer_total": discard_seconds if public.phase == Phase.TURN else claim_seconds,
-            "prompt": ("turn" if discards else "claim") if must_answer else "",
+            "timer_total": phase_seconds(shared.state, *table_timers(table)),
+            "prompt": _prompt(public.phase, discards) if must_answer else "",
+            "swap": _swap(view) if public.phase == Phase.SWAP else None,
+            "garden_over": ended and garden_stack != "off" and shared.garden_over(table),
             "centre": _centre(public, views),
             "tenpai": _tenpai(view, viewer) if not ended else [],
             "now": timezone.now(),
@@ -185,6 +192,13 @@ class _VersionData:
         self._public_seats: list[tuple[dict, tuple]] | None = None
         # The settlement panel by language, once the hand has ended (the same for every viewer).
         self.panels: dict[str, object] = {}
+        self._garden_over: bool | None = None
+
+    def garden_over(self, table: Table) -> bool:
+        """逛花园: this ended hand ended its match too (read once per version)."""
+        if self._garden_over is None:
+            self._garden_over = match_over(current_hand(table))
+        return self._garden_over
 
     def view(self, seat: int | None) -> HandView:
         found = self._views.get(seat)
@@ -236,14 +250,43 @@ def _version_data(table: Table) -> _VersionData:
     return found
 
 
-def seed_version(table_id: int, version: int, state: GameState, hand_number: int | None) -> None:
-    """Remember the state a service just committed at `version`, so that this process renders that
-    version without reading the state back and replaying the hand. The state is handed over (nobody
-    changes it afterwards); it is used only for a table read at this version whose saved state is
-    this one (`_version_data` compares), so a seed can never stand in for something else."""
-    found = _versions.get(table_id)
-    if found is None or found.version < version:
-        _store_version(table_id, _VersionData(version, store.state_json(state), state, hand_number))
+def seed_version(table: Table, state: GameState, hand_number: int | None) -> None:
+    """Remember the table a service just committed, with its seats and engine state, so that this
+    process renders that version without reading the table back or replaying the hand. All are
+    handed over (nobody changes them afterwards). The state is used only for a table at this version
+    whose saved state is this one (`_version_data` compares), so a seed can never stand in for
+    something else; the table and seats only for renders announcing this version (`_fresh`)."""
+    found = _versions.get(table.pk)
+    if found is None or found.version < table.version:
+        _store_version(table.pk, _VersionData(table.version, store.state_json(state), state, hand_number))
+    seats = store.seats(table)
+    if _with_known_users(table, seats):
+        _offer_read(table, seats)
+
+
+def _with_known_users(table: Table, seats: list[Seat]) -> bool:
+    """Give the service's seats the users (with profiles) this process last read at the table, when
+    the same people sit in the same seats (the service reads seats without them: a render reads
+    them, the rules never do). False when someone is new: the render then reads them."""
+    previous = _loaded.get(table.pk)
+    if previous is None or previous[1] is None or previous[0].created != table.created:
+        return False
+    known = {seat.index: seat for seat in previous[1]}
+    users = []
+    for seat in seats:
+        before = known.get(seat.index)
+        if before is None or before.user_id != seat.user_id:
+            return False
+        if seat.user_id is not None:
+            if not _SEAT_USER.is_cached(before):
+                return False
+            users.append((seat, _SEAT_USER.get_cached_value(before)))
+    for seat, user in users:
+        _SEAT_USER.set_cached_value(seat, user)
+    return True
+
+
+_SEAT_USER = Seat.user.field
 
 
 broadcast.on_saved_state(seed_version)
@@ -292,6 +335,7 @@ def _seat_html(
         seat.score,
         seat.ready,
         seat.autoplay,
+        seat.chips,
     )
     html = shared.seat_blocks.get(key)
     if html is None:
@@ -359,6 +403,24 @@ def _tenpai(view: HandView, viewer: int | None) -> list[tuple[str, int]]:
     return [(tile, max(0, 4 - seen[tile])) for tile in view.waits]
 
 
+def _prompt(phase: Phase, discards: set[str]) -> str:
+    """What the viewer is asked (`data-prompt`, for static/js/sound.js): to swap, discard or answer."""
+    if phase == Phase.SWAP:
+        return "swap"
+    return "turn" if discards else "claim"
+
+
+def _swap(view: HandView) -> dict:
+    """The 换牌 screen of one viewer (swap.html): their own hand to choose five from, whether they are
+    still to choose, and once swapped the tiles they buried (theirs alone to see)."""
+    return {
+        "open": bool(view.legal_actions),
+        "tiles": sorted_tiles(view.hand or ()),
+        "buried": sorted_tiles(view.buried or ()),
+        "count": SWAP_COUNT,
+    }
+
+
 def _panel(shared: _VersionData, views: list[SeatView], table: Table, language: str):
     panel = shared.panels.get(language)
     if panel is None:
@@ -421,13 +483,18 @@ def _read_table(table_id: int) -> tuple[Table | None, list[Seat] | None]:
     if table is None:
         return None, None
     _version_data(table)
+    _offer_read(table, seats)
+    return table, seats
+
+
+def _offer_read(table: Table, seats: list[Seat] | None) -> None:
+    """Let the other renders of this table's version (or an older one) take this read."""
     with _lock:
         if len(_loaded) >= _MAX_TABLES:
             _loaded.clear()
-        previous = _loaded.get(table_id)
+        previous = _loaded.get(table.pk)
         if previous is None or previous[0].version <= table.version:
-            _loaded[table_id] = (table, seats)
-    return table, seats
+            _loaded[table.pk] = (table, seats)
 
 
 def render_table_fragments(

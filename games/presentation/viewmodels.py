@@ -74,6 +74,9 @@ class SeatView:
     just_discarded: bool = False
     ready: bool = False
     autoplay: bool = False
+    declared: bool = False  # 敲: public
+    swap: str = ""  # 换牌 window: "waiting" or "done" (never which tiles); "" outside it
+    chips: int | None = None  # 逛花园: the seat's chip stack in this match
 
     @property
     def river_items(self) -> list[tuple[str, str]]:
@@ -130,20 +133,27 @@ CHOICE_ORDER = (
     ActionKind.EXPOSED_KONG,
     ActionKind.CONCEALED_KONG,
     ActionKind.ADDED_KONG,
+    ActionKind.DECLARE,
     ActionKind.PONG,
     ActionKind.CHOW,
     ActionKind.PASS,
 )
 
 
+SWAP_KINDS = frozenset({ActionKind.BURY, ActionKind.SKIP})  # the swap screen's own (swap.html)
+
+
 def choices(legal: tuple[Action, ...]) -> tuple[set[str], list[Choice]]:
-    """Split legal actions into the tiles that may be discarded and the other buttons."""
+    """Split legal actions into the tiles that may be discarded and the other buttons (a 敲 is a
+    button with the tile it discards)."""
     discards: set[str] = set()
     buttons: list[Choice] = []
     for action in legal:
         kind, code = action.kind, action.tile
         if kind == ActionKind.DISCARD:
             discards.add(code_to_str(code))
+            continue
+        if kind in SWAP_KINDS:
             continue
         label = names.name_of(names.ACTIONS, kind)
         if kind == ActionKind.CHOW:
@@ -183,6 +193,8 @@ PUBLIC_FIELDS = (
     "river",
     "concealed_count",
     "revealed",
+    "declared",
+    "swap",
 )
 
 
@@ -199,5 +211,7 @@ def public_seat(public: PublicView, seat: SeatPublic) -> dict:
         "river": list(seat.river),
         "concealed_count": seat.concealed_count,
         "revealed": sorted_tiles(seat.hand) if phase == Phase.ENDED and seat.hand is not None else None,
+        "declared": bool(seat.declared),
+        "swap": ("done" if seat.swap.done else "waiting") if phase == Phase.SWAP and seat.swap else "",
     }
     return fields_

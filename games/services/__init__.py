@@ -9,6 +9,7 @@ from .play import clock_tick, load_state, table_act, table_next_hand, table_play
 from .presence import seat_connected, seat_disconnected, sweep_stale_presence, vouch_for
 from .settlement import on_hand_finished
 from .stakes import table_accept_stake, table_refuse_stake, table_set_stake
+from .swap import table_swap
 from .tables import table_create, table_fill_bots, table_remove_bot, table_sit, table_stand
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "table_set_stake",
     "table_sit",
     "table_stand",
+    "table_swap",
     "table_start",
     "unban_player",
     "vouch_for",

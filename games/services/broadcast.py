@@ -17,6 +17,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from games.engine.state import GameState
+from games.models import Table
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +51,13 @@ def on_commit_close_user_sockets(user_id: int) -> None:
 
 _pending: set[asyncio.Task] = set()
 
-# Told of every state a service committed in this process, (table id, version, state, hand number):
-# the render cache registers here (games/presentation/rendering.py), so the services never import presentation.
-_saved_state_listeners: list[Callable[[int, int, GameState, int | None], None]] = []
+# Told of every state a service committed in this process, (table, state, hand number): the render
+# cache registers here (games/presentation/rendering.py), so the services never import presentation.
+SavedStateListener = Callable[[Table, GameState, int | None], None]
+_saved_state_listeners: list[SavedStateListener] = []
 
 
-def on_saved_state(listener: Callable[[int, int, GameState, int | None], None]) -> None:
+def on_saved_state(listener: SavedStateListener) -> None:
     if listener not in _saved_state_listeners:
         _saved_state_listeners.append(listener)
 
@@ -109,19 +111,20 @@ def on_commit_table_changed(
     lobby: bool = False,
     state: GameState | None = None,
     hand_number: int | None = None,
+    table: Table | None = None,
 ) -> None:
     """Queue the table's update (and optionally the lobby's) for after the current commit.
 
-    `state`, `hand_number`: the engine state the service saved at `version` and its hand's number
-    (handed over: the caller must not change the state afterwards). After the commit they go to the
-    `on_saved_state` listeners: the render cache, so the sockets here render that version without
-    reading the state back.
+    `state`, `hand_number`, `table`: the engine state the service saved at `version`, its hand's
+    number, and the locked table with its seats as committed (all handed over: the caller must not
+    change them afterwards). After the commit they go to the `on_saved_state` listeners: the render
+    cache, so the sockets here render that version without reading the table or the state back.
     """
 
     def send() -> None:
-        if state is not None:
+        if state is not None and table is not None and table.version == version:
             for listener in _saved_state_listeners:
-                listener(table_id, version, state, hand_number)
+                listener(table, state, hand_number)
         _send(
             table_updates_group(table_id), {"type": "table.update", "table_id": table_id, "version": version}
         )

@@ -68,10 +68,15 @@ def current_hand(table: Table) -> Hand | None:
 def notify(table: Table, *, lobby: bool = False, state: GameState | None = None) -> None:
     """After the commit, tell the table's sockets (and the lobby, with `lobby`) that it is now at
     `table.version`. `state`: the engine state the service saved at that version (handed over to
-    this process's render cache; nothing may change it afterwards)."""
+    this process's render cache with the table and its seats; nothing may change them afterwards)."""
     hand = current_hand(table) if state is not None else None
     on_commit_table_changed(
-        table.pk, table.version, lobby=lobby, state=state, hand_number=hand.number if hand else None
+        table.pk,
+        table.version,
+        lobby=lobby,
+        state=state,
+        hand_number=hand.number if hand else None,
+        table=table if state is not None else None,
     )
 
 

@@ -24,7 +24,7 @@ from games.engine.state import GameState
 from games.errors import ServiceError
 from games.models import Hand, Match, Seat, Table
 
-from . import claim_pause
+from . import claim_pause, garden, house_options
 from .autoplay import bot_level_of, note_own_move, note_timeout, plays_itself
 from .changes import bump, current_hand, lock_table, locked_table, notify, require_user, seats_of, user_seat
 from .presence import expire_grace, grace_deadlines, mark_away_seats
@@ -89,8 +89,7 @@ def _mark_changed(table: Table, state: GameState, now: datetime, previous_phase:
     if state.phase == "ended":
         table.turn_deadline = None
     elif previous_phase != state.phase or state.phase == "turn" or table.turn_deadline is None:
-        discard, claim = table_timers(table)
-        seconds = discard if state.phase == "turn" else claim
+        seconds = house_options.phase_seconds(state, *table_timers(table))
         table.turn_deadline = now + timedelta(seconds=seconds)
     if state.held and claim_pause.release_due(table, now):
         state.release()
@@ -111,6 +110,9 @@ def _reschedule(table: Table, state: GameState) -> None:
         candidates.append((table.changed or timezone.now()) + bot_delay(table))
     if any(not plays_itself(seats[s]) for s in pending) and table.turn_deadline is not None:
         candidates.append(table.turn_deadline)
+    declared_at = house_options.declared_discard_at(table)
+    if declared_at is not None and any(house_options.discards_for_declared(state, s) for s in pending):
+        candidates.append(declared_at)
     if state.held:
         candidates.append(claim_pause.release_at(table))
     candidates += grace_deadlines(table)
@@ -128,6 +130,17 @@ def _apply(table: Table, hand: Hand, state: GameState, action: EngineAction, *, 
     store.append(table, hand, state, by_clock=by_clock)
 
 
+def _apply_many(table: Table, hand: Hand, state: GameState, actions: list[EngineAction]) -> None:
+    """Apply a person's several actions as one move (the five burials of 换牌); the caller has checked
+    them all first, so none is refused halfway."""
+    for action in actions:
+        try:
+            state.apply(action)
+        except RuleError as exc:
+            raise ServiceError(exc.code) from exc
+    store.append(table, hand, state, by_clock=False, count=len(actions))
+
+
 def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: datetime) -> None:
     if state.phase != "ended" or hand.result is not None:
         return
@@ -135,9 +148,10 @@ def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: dateti
     hand.result = result.to_json()
     hand.seed = state.reveal()["seed"]
     hand.ended = now
+    paid = garden.settle_hand(hand, state, now)
     hand.save(update_fields=["result", "seed", "ended"])
     hand_finished(table, hand)  # history's records and ratings (issue 6), registered by its app
-    table.scores = [int(a) + int(b) for a, b in zip(table.scores, result.payments, strict=True)]
+    table.scores = [int(a) + int(b) for a, b in zip(table.scores, paid, strict=True)]
     table.dealer = result.dealer_next
     table.huangfan = result.huangfan_next
     after_hand(table, hand, now)
@@ -227,7 +241,13 @@ def table_next_hand(*, table_id: int, user, version=None) -> Table:
         if state is not None and state.phase != "ended":
             raise ServiceError("hand_in_progress")
         hand = current_hand(table)
-        state = _deal(table, hand.match_id, hand.number + 1, timezone.now())
+        match_id, number = hand.match_id, hand.number + 1
+        if garden.match_over(hand):  # 逛花园: four rounds played; the next deal starts a new match
+            match_id = Match.objects.create(table=table, players=[s.user_id for s in seats_of(table)]).pk
+            number = 1
+            table.huangfan = 0
+            table.scores = [0, 0, 0, 0]
+        state = _deal(table, match_id, number, timezone.now())
         _save_hand_state(table, state)
     return table
 
@@ -303,6 +323,7 @@ def table_act(*, table_id: int, user, action, version) -> Table:
         hand = current_hand(table)
         if not _view_still_current(version, table, hand, state):
             raise ServiceError("stale_version")
+        house_options.check_action(state, parsed)
         previous_phase = state.phase
         now = timezone.now()
         _apply(table, hand, state, parsed, by_clock=False)
@@ -370,6 +391,7 @@ def _tick_table(table_id: int, now: datetime) -> int:
         for _ in range(MAX_CLOCK_STEPS):
             bot_due = table.changed is None or table.changed + bot_delay(table) <= now
             human_due = table.turn_deadline is not None and table.turn_deadline <= now
+            declared_due = (house_options.declared_discard_at(table) or now) <= now
             phase = state.phase
             moved = False
             for seat_index in list(state.pending_seats()):
@@ -378,9 +400,16 @@ def _tick_table(table_id: int, now: datetime) -> int:
                 seat = seats[seat_index]
                 if plays_itself(seat) and bot_due:
                     move = _bot_move(bot_level_of(seat), state, seat_index)
+                elif (
+                    not plays_itself(seat)
+                    and declared_due
+                    and house_options.discards_for_declared(state, seat_index)
+                ):
+                    move = state.timeout_action(seat_index)  # 敲: the drawn tile, not a missed turn
                 elif not plays_itself(seat) and human_due:
                     move = state.timeout_action(seat_index)
-                    note_timeout(seat)
+                    if phase != "swap":  # not swapping is a choice (rules §10), not a missed turn
+                        note_timeout(seat)
                 else:
                     continue
                 _apply(table, hand, state, move, by_clock=True)

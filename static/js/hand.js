@@ -6,11 +6,22 @@
     return Array.prototype.slice.call(document.querySelectorAll('#controls [data-zone="hand"] .tile-btn'));
   }
 
+  // 敲: the declare button that discards the raised tile is marked beside it in the action bar.
+  function tileOf(button) {
+    var input = button && button.form && button.form.querySelector("input[name=action]");
+    return input ? input.value.split(":").pop() : "";
+  }
+
   function raise(button) {
     buttons().forEach(function (b) {
       var on = b === button;
       b.classList.toggle("raised", on);
       b.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    var tile = tileOf(button);
+    document.querySelectorAll("#controls .choice-declare").forEach(function (d) {
+      var action = d.form && d.form.querySelector("input[name=action]");
+      d.classList.toggle("for-raised", !!tile && !!action && action.value.split(":").pop() === tile);
     });
   }
 

@@ -1,6 +1,6 @@
 // Table sounds, made with Web Audio (no sound files): your turn, a claim prompt, a win, and a tick in
 // the last 5 s of your own timer. The server marks what happened in the pushed markup:
-//   #controls[data-prompt="turn"|"claim"|""]   what this viewer is asked now
+//   #controls[data-prompt="turn"|"claim"|"swap"|""]   what this viewer is asked now
 //   #settlement[data-result="win"|"draw"|""]    how the hand just ended
 //   .countdown[data-mine]                       the viewer's own timer
 // The mute toggle (#sound-toggle) is remembered per browser in localStorage; a spectator starts muted.
@@ -55,6 +55,7 @@
 
   var SOUNDS = {
     turn: function () { note(660, 0, 0.14); note(880, 0.12, 0.2); },
+    swap: function () { SOUNDS.turn(); },
     claim: function () { note(988, 0, 0.08, "triangle"); note(988, 0.11, 0.08, "triangle"); note(1319, 0.22, 0.16, "triangle"); },
     win: function () { [523, 659, 784, 1047].forEach(function (f, i) { note(f, i * 0.11, 0.3, "triangle", 0.18); }); },
     tick: function () { note(1200, 0, 0.05, "square", 0.06); }

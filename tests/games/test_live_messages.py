@@ -27,6 +27,9 @@ HOSTILE = [
     '{"kind": {"a": 1}}',
     '{"action": "0:pass", "version": [1]}',
     '{"action": "0:pass", "version": {"v": 1}}',
+    '{"command": "swap", "tiles": {"a": "1m"}}',
+    '{"command": "swap", "tiles": ["1m", 2]}',
+    '{"command": "swap", "tiles": [["1m"]]}',
     "x" * (messages.MAX_MESSAGE + 1),
     "",
     "null",
@@ -51,6 +54,13 @@ def test_parse_reads_each_kind_of_message():
     assert messages.parse('{"command": "next_hand", "version": 9}') == messages.NextHand(9)
     assert messages.parse('{"command": "snapshot"}') == messages.Snapshot()
     assert messages.parse('{"command": "set_stake", "stake": "2"}') == messages.SetStake("2")
+    assert messages.parse('{"command": "swap", "tiles": "1m 5m 5m 7z 9s", "version": 4}') == messages.Swap(
+        "1m 5m 5m 7z 9s", 4
+    )
+    assert messages.parse('{"command": "swap", "tiles": ["1m", "5m"], "version": 4}') == messages.Swap(
+        ("1m", "5m"), 4
+    )
+    assert messages.parse('{"command": "swap", "version": 4}') == messages.Swap((), 4)
     for name in messages.PLAIN_COMMANDS:
         assert messages.parse(f'{{"command": "{name}"}}') == messages.TableCommand(name)
 

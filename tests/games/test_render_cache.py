@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 import threading
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
@@ -112,9 +114,15 @@ def test_a_handed_over_state_renders_like_a_read_one(
     clear_caches()
     state = state_of(mid_hand)
     assert store.state_json(state) == mid_hand.state  # what the seed compares with the saved state
+    with transaction.atomic():
+        committed = store.lock(mid_hand.pk)  # the service's table and seats, as it commits them
     with django_capture_on_commit_callbacks(execute=True):
         on_commit_table_changed(
-            mid_hand.pk, mid_hand.version, state=state, hand_number=current_hand(mid_hand).number
+            mid_hand.pk,
+            mid_hand.version,
+            state=state,
+            hand_number=current_hand(mid_hand).number,
+            table=committed,
         )
     assert rendering._versions[mid_hand.pk].state is state
 
@@ -131,13 +139,66 @@ def test_a_handed_over_state_renders_like_a_read_one(
     assert seeded == cold
 
 
+def _one_move(table: Table, alice) -> None:
+    """Alice's timeout move when she is asked, else the clock's (bots, or the end of a claim pause)."""
+    state = state_of(table)
+    if 0 in state.pending_seats() and state.legal_actions(0):
+        action = str(state.timeout_action(0))
+        services.table_act(table_id=table.pk, user=alice, action=action, version=table.version)
+    else:
+        services.clock_tick(now=timezone.now() + timedelta(minutes=1))
+
+
+def test_a_version_committed_in_this_process_renders_without_reading_the_table(
+    mid_hand, alice, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    clear_caches()
+    rendering.render_table_fragments(mid_hand.pk, alice, None)  # the sockets' last read
+    with django_capture_on_commit_callbacks(execute=True):
+        _one_move(mid_hand, alice)
+    after = Table.objects.get(pk=mid_hand.pk)
+    assert after.version > mid_hand.version
+    with django_assert_num_queries(0):
+        warm = rendering.render_table_fragments(mid_hand.pk, alice, None, after.version, after.created)
+    clear_caches()
+    assert warm == rendering.render_table_fragments(mid_hand.pk, alice, None)
+
+
+def test_a_committed_table_is_not_handed_over_when_someone_new_sits(
+    mid_hand, alice, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    clear_caches()
+    rendering.render_table_fragments(mid_hand.pk, alice, None)
+    read, seats = rendering._loaded[mid_hand.pk]
+    seats[1].user_id = alice.pk  # as if another person had sat there when the sockets last read
+    with django_capture_on_commit_callbacks(execute=True):
+        _one_move(mid_hand, alice)
+    assert rendering._loaded[mid_hand.pk][0] is read  # the render of the new version reads
+
+
+def test_a_handed_over_table_is_not_used_for_another_version(
+    mid_hand, alice, django_capture_on_commit_callbacks
+):
+    clear_caches()
+    rendering.render_table_fragments(mid_hand.pk, alice, None)
+    read = rendering._loaded[mid_hand.pk][0]
+    with transaction.atomic():
+        committed = store.lock(mid_hand.pk)
+    committed.version += 1  # changed after the notice was queued: not what was committed at its version
+    with django_capture_on_commit_callbacks(execute=True):
+        on_commit_table_changed(mid_hand.pk, mid_hand.version, state=state_of(mid_hand), table=committed)
+    assert rendering._loaded[mid_hand.pk][0] is read
+    assert rendering._versions[mid_hand.pk].version == mid_hand.version
+
+
 def test_a_handed_over_state_is_not_used_for_another_saved_state(mid_hand, alice):
     clear_caches()
     state = state_of(mid_hand)
     other = state_of(mid_hand)
     move = other.legal_actions(other.pending_seats()[0])[0]
     other.apply(move)
-    rendering.seed_version(mid_hand.pk, mid_hand.version, other, 1)  # as if mis-announced
+    table, _ = selectors.table_with_seats(mid_hand.pk)
+    rendering.seed_version(table, other, 1)  # as if mis-announced
     data = rendering._version_data(Table.objects.get(pk=mid_hand.pk))
     assert data.state is not other and data.raw == store.state_json(state)
 
