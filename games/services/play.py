@@ -358,12 +358,13 @@ def _bot_move(level: str, state: GameState, seat: int) -> EngineAction:
     if state.phase == "swap":  # 换牌: the bots do not choose burials (engine README); they skip
         return state.timeout_action(seat)
     legal = state.legal_actions(seat)
-    if state.declared[seat]:  # 敲: the bots do not know it; a declared seat wins if it can, else discards
+    if state.declared[seat]:  # 敲: `easy` does not know it; a declared seat wins if it can, else discards
         return next((a for a in legal if a.kind in ("win", "self_win")), state.timeout_action(seat))
     try:
         move = get_bot(level or "easy").choose(state, seat)
         declare = EngineAction("declare", seat, move.tile)
-        if move.kind == "discard" and declare in legal:  # 敲: declare whenever the discard allows it
+        # 敲: declare whenever the discard allows it (`normal` and `hard` do so themselves)
+        if move.kind == "discard" and declare in legal:
             return declare
         if move in legal:
             return move

@@ -5,6 +5,7 @@ from games.engine.actions import Action
 from games.engine.bots import defense
 from games.engine.bots.normal import NormalBot
 from games.engine.melds import Meld
+from games.engine.rules import Rules
 from games.engine.state import RiverTile
 from games.engine.tiles import parse_tiles, to_counts
 
@@ -130,6 +131,38 @@ def test_hard_bot_ignores_a_two_meld_hand_but_folds_against_three():
     assert HardBot().choose(Table(FAR_HAND, melds=two), 0) == Action("discard", 0, t("5p"))
     three = [[], [], [pong("2p", 1), pong("7p", 3), pong("9p", 1)], []]
     assert HardBot().choose(Table(FAR_HAND, melds=three), 0) == Action("discard", 0, t("5s"))
+
+
+def declaring_table(hand: str, melds, declared) -> Table:
+    """A table playing 敲 (`declare_ready`), with the seats in `declared` declared ready."""
+    table = Table(hand, melds=melds)
+    table.rules = Rules(declare_ready=True)
+    table.declared = [seat in declared for seat in range(4)]
+    return table
+
+
+def test_under_qiao_only_a_declared_seat_is_a_threat():
+    three = [[], [], [pong("2p", 1), pong("7p", 3), pong("9p", 1)], []]
+    # Three dot pongs, but seat 2 has not declared: under 敲 it cannot win, so nothing is read.
+    table = declaring_table(FAR_HAND, three, declared=())
+    assert defense.read_threats(table, 0) == []
+    table = declaring_table(FAR_HAND, three, declared=(1,))
+    threats = {threat.seat: threat for threat in defense.read_threats(table, 0)}
+    assert threats[2].level == 0
+    # Seat 1 shows nothing, yet it has declared: surely ready, early in the wall or not.
+    assert threats[1].level == 1.0
+    assert defense.danger(t("5p"), list(threats.values()), defense.unseen_counts(table, 0)) > 0
+
+
+def test_under_qiao_bots_fold_against_a_declared_seat_and_ignore_the_undeclared():
+    from games.engine.bots.hard import HardBot
+
+    three = [[], [], [pong("2p", 1), pong("7p", 3), pong("9p", 1)], []]
+    for bot in (NormalBot(), HardBot()):
+        # Undeclared dot hand: both play for speed (the lowest of two equally useless tiles).
+        assert bot.choose(declaring_table(FAR_HAND, three, declared=()), 0) == Action("discard", 0, t("5p"))
+        # Declared: the dots are what it waits on.
+        assert bot.choose(declaring_table(FAR_HAND, three, declared=(2,)), 0) == Action("discard", 0, t("5s"))
 
 
 def test_group_reads_follow_rivers_and_melds():

@@ -4,6 +4,7 @@ import pytest
 
 from games.engine.actions import Action
 from games.engine.bots import get_bot, levels
+from games.engine.rules import Rules
 from games.engine.state import GameState
 from games.engine.tiles import parse_tiles
 
@@ -123,3 +124,30 @@ def test_every_choice_is_legal_through_a_whole_hand(level):
         assert action in state.legal_actions(seat)
         state.apply(action)
     assert sum(state.result.payments) == 0
+
+
+def test_declares_when_its_discard_leaves_the_hand_ready_under_qiao(bot):
+    # A one-suit hand that is ready once it sheds its lone honour. Under 敲 (`declare_ready`) only a
+    # declared seat may win, so that discard is made as a declaration; without 敲, as a discard.
+    hands = ["1112345678999p1z", FILLER_2, FILLER_3, "258m147s369s1234z"]
+    qiao = GameState.from_setup(hands=hands, wall="3p3s5z6z", rules=Rules(declare_ready=True))
+    assert bot.choose(qiao, 0) == Action("declare", 0, t("1z"))
+    plain = GameState.from_setup(hands=hands, wall="3p3s5z6z")
+    assert bot.choose(plain, 0) == Action("discard", 0, t("1z"))
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_whole_hands_under_qiao_declare_and_win(level):
+    bots = [get_bot(level) for _ in range(4)]
+    declared = wins = 0
+    for seed in ("ab", "cd", "ef", "12"):
+        state = GameState.new(Rules(declare_ready=True), seed=seed * 32)
+        while state.phase != "ended":
+            seat = state.pending_seats()[0]
+            action = bots[seat].choose(state, seat)
+            assert action in state.legal_actions(seat)
+            state.apply(action)
+        declared += sum(state.declared)
+        wins += len(state.result.winners)
+        assert sum(state.result.payments) == 0
+    assert declared and wins

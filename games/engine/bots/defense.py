@@ -10,6 +10,9 @@ melds all in one suit (plus honours) point at 混一色 / 清一色 and make tha
 dangerous; melds that are all pongs in several suits point at 碰碰胡, where only tiles the opponent
 may hold a pair of are dangerous; a chow together with melds in two suits means no pattern is left
 and the opponent is harmless.
+
+Under 敲 (`declare_ready`) the melds are not needed to judge closeness: only a declared seat may
+win, so a declared seat is a sure threat (level 1) and every other seat is harmless.
 """
 
 from __future__ import annotations
@@ -162,11 +165,21 @@ def _threat(state, me: int, other: int, late: float) -> Threat:
     """`read_threat` with the wall's lateness already read."""
     melds = state.melds[other]
     shape = _hand_shape(state, other, melds)
-    if shape is None:
+    declaring = _declaring(state)
+    if declaring and not state.declared[other]:
+        # 敲: a seat that has not declared cannot win, whatever its melds show.
         return Threat(other, 0.0, (False, False, False), False, True, False)
+    if shape is None:
+        if not declaring:
+            return Threat(other, 0.0, (False, False, False), False, True, False)
+        # Declared, so surely ready on something its melds do not show: anything may fit.
+        shape = ((True, True, True), True)
     suits, pongs = shape
     n = len(melds)
-    level = _MELD_THREAT[n if n < 4 else 4] + (0.3 * (late - 0.5) if late > 0.5 else 0.0)
+    if declaring:
+        level = 1.0  # 敲: a declared seat is ready, and everyone knows it
+    else:
+        level = _MELD_THREAT[n if n < 4 else 4] + (0.3 * (late - 0.5) if late > 0.5 else 0.0)
     feeds = state.feeds
     partner = feeds[other][me] >= 3 or feeds[me][other] >= 3
     return Threat(other, min(level, 1.0), suits, pongs, True, partner)
@@ -243,12 +256,24 @@ def threat_value(state, other: int) -> float:
     return float(min(2 + hua, 10))
 
 
+def _declaring(state) -> bool:
+    """敲 (`declare_ready`) is played: only a declared seat can win, and declaring is public.
+    (Positions built by hand in tests may carry no rules: then it is not played.)"""
+    rules = getattr(state, "rules", None)
+    return rules is not None and rules.declare_ready
+
+
 def read_threats(state, me: int) -> list[Threat]:
-    """The three opponents' threats; empty while nobody can be close (few melds, early) and no
-    one is a claim away from becoming the reader's 承包 partner."""
+    """The three opponents' threats; empty while nobody can be close (few melds, early; under 敲,
+    nobody declared) and no one is a claim away from becoming the reader's 承包 partner."""
     feeds = state.feeds
     late = lateness(state.wall_remaining)
-    if late <= 0.5:
+    if _declaring(state):
+        if not any(state.declared[s] for s in range(4) if s != me) and not any(
+            feeds[s][me] == 2 for s in range(4) if s != me
+        ):
+            return []
+    elif late <= 0.5:
         melds = state.melds
         for s in range(4):
             if s != me and (len(melds[s]) >= 2 or feeds[s][me] == 2):

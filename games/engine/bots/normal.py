@@ -13,6 +13,8 @@ Each decision reads the bot's own tiles and public information only (`Position`)
   Wins and robbed kongs are always taken: passing one is 漏胡. A tile no closest plan uses is passed
   at once.
 - Kongs on the bot's own turn: taken when they do not set the hand back.
+- 敲 (`declare_ready`): a discard that leaves the hand ready is made as a declaration (only a
+  declared seat may win); once declared, the only move, the drawn tile, is played.
 """
 
 from __future__ import annotations
@@ -129,15 +131,21 @@ class NormalBot:
         for kind in ("self_win", "win"):
             if kind in kinds:
                 return kinds[kind][0]
+        if len(legal) == 1:
+            return legal[0]  # say a 敲 declared seat, which may only discard its drawn tile
         if state.phase != "turn":
-            if len(legal) == 1 or state.phase == "rob":
+            if state.phase == "rob":
                 return kinds["pass"][0]
             return self.claim(Position(state, seat), kinds, state.last_discard)
         pos = Position(state, seat)
         kong = self.turn_kong(pos, kinds)
         if kong is not None:
             return kong
-        return self.discard(pos, kinds["discard"])
+        action = self.discard(pos, kinds["discard"])
+        for declare in kinds.get("declare", ()):
+            if declare.tile == action.tile:
+                return declare  # 敲: only a declared seat may win, so declare whenever ready
+        return action
 
     # ---------------------------------------------------------------- own turn
 
