@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     for user in users[1:]:
         services.table_sit(table_id=table.pk, user=user)
     start_match(table.pk)
-    viewers = [(user, "NOTPROVIDED") for user in users]
+    viewers = [(user, "NOTPROVIDED", None) for user in users]
     profiler = cProfile.Profile() if args.profile else None
     times: list[float] = []
     regions: list[float] = []

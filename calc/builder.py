@@ -10,7 +10,7 @@ from games.engine.rules import PRESETS
 from games.engine.scoring import WIN_KINDS
 from games.names import MELD_KINDS as MELD_NAMES
 from games.names import PRESETS as PRESET_NAMES
-from games.names import RULE_OPTION_LABELS, RULE_OPTIONS
+from games.names import RULE_OPTION_LABELS, RULE_OPTIONS, pair
 from games.names import WIN_KINDS as WIN_NAMES
 
 from .hand_input import TARGETS, HandInput
@@ -84,7 +84,7 @@ def build(inp: HandInput) -> dict:
         "flowers": [TileLink(code, href(inp.without_flower(code))) for code in sorted(inp.flowers)],
         "targets": [Choice(t, *_TARGET_NAMES[t], href(replace(inp, to=t)), inp.to == t) for t in TARGETS],
         "meld_kinds": [
-            Choice(k, *MELD_NAMES[k], href(replace(inp, to="meld", meld_kind=k)), inp.meld_kind == k)
+            Choice(k, *pair(MELD_NAMES, k), href(replace(inp, to="meld", meld_kind=k)), inp.meld_kind == k)
             for k in MELD_KINDS
         ],
         "meld_sources": [
@@ -105,8 +105,8 @@ def build(inp: HandInput) -> dict:
 def form_choices(inp: HandInput) -> dict:
     """The settings form's select options."""
     return {
-        "presets": [(p, *PRESET_NAMES[p]) for p in PRESETS],
-        "wins": [(w, *WIN_NAMES[w]) for w in WIN_KINDS],
+        "presets": [(p, *pair(PRESET_NAMES, p)) for p in PRESETS],
+        "wins": [(w, *pair(WIN_NAMES, w)) for w in WIN_KINDS],
         "seats": range(4),
         "dice": [f"{a}{b}" for a in range(1, 7) for b in range(a, 7)],
         "dice_value": f"{inp.dice[0]}{inp.dice[1]}",
@@ -115,7 +115,7 @@ def form_choices(inp: HandInput) -> dict:
                 "name": name,
                 "label": RULE_OPTION_LABELS[name],
                 "value": inp.option(name),
-                "values": [(v, *labels) for v, labels in values.items()],
+                "values": [(v, *pair(values, v)) for v in values],
             }
             for name, values in RULE_OPTIONS.items()
         ],

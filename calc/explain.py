@@ -6,6 +6,9 @@ It takes what the engine produced — the wins' `WinContext`s, the `Rules` and t
 computed the value through) and settlements (`scoring.explain`: the rule that set each payer's
 shares). Nothing here restates a rule: it only puts the engine's numbers into words, so the calculator
 and a replay explain a hand the same way, through one partial, `templates/scoring/explanation.html`.
+
+The words are in the language active while explaining (gettext, Chinese msgids); the formulas
+(`Step.formula`, shown as `<code>`) are arithmetic with the rules' own units (花, 勒子) in both.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
 from games.engine.rules import Rules
 from games.engine.scoring import Line as EngineLine
@@ -21,7 +24,7 @@ from games.engine.scoring import LineKind, Settlement, StepKind, WinContext, Win
 from games.engine.scoring import Step as EngineStep
 from games.engine.scoring.core import partners_of
 from games.engine.tiles import is_dragon, is_wind
-from games.names import FEATURES, MELD_KINDS, PATTERNS, WIN_KINDS, WINDS, pair
+from games.names import FEATURES, MELD_KINDS, PATTERNS, WIN_KINDS, WINDS, name_of
 
 _WIND_CODES = ("1z", "2z", "3z", "4z")
 
@@ -31,8 +34,7 @@ class Line:
     """One line of the 花 (or, in `home`, M) breakdown."""
 
     tiles: tuple[int, ...]
-    zh: str
-    en: str
+    text: str
     amount: int
 
 
@@ -40,8 +42,7 @@ class Line:
 class Step:
     """One step of the share value: what the rule does and the arithmetic it gives."""
 
-    zh: str
-    en: str
+    text: str
     formula: str
 
 
@@ -49,29 +50,29 @@ class Step:
 class WinExplanation:
     seat: int
     seat_label: str
-    win: tuple[str, str]
+    win: str
     from_label: str | None
     legal: bool
-    why_not: tuple[str, str] | None
-    pattern: tuple[str, str] | None
-    features: tuple[tuple[str, str], ...]
+    why_not: str | None
+    pattern: str | None
+    features: tuple[str, ...]
     codes: tuple[str, ...]  # the pattern's and features' engine codes, for data attributes only
-    breakdown_title: tuple[str, str]
+    breakdown_title: str
     lines: tuple[Line, ...]
     breakdown_total: int
     steps: tuple[Step, ...]
     value: int
-    unit: tuple[str, str]
-    who_pays: tuple[str, str] | None = None
+    unit: str
+    who_pays: str | None = None
 
 
 @dataclass(frozen=True)
 class SeatPayment:
     seat: int
     label: str
-    wind: tuple[str, str]
+    wind: str
     is_dealer: bool
-    roles: tuple[tuple[str, str], ...]
+    roles: tuple[str, ...]
     detail: str
     amount: int
     capped: bool
@@ -81,7 +82,7 @@ class SeatPayment:
 class HandExplanation:
     wins: tuple[WinExplanation, ...]
     seats: tuple[SeatPayment, ...]
-    cap_note: tuple[str, str] | None
+    cap_note: str | None
 
 
 def seat_labels(dealer: int, names: Sequence[str] | None = None) -> list[str]:
@@ -91,94 +92,91 @@ def seat_labels(dealer: int, names: Sequence[str] | None = None) -> list[str]:
     return [gettext("座位 {}").format(s) for s in range(4)]
 
 
-def _wind(seat: int, dealer: int) -> tuple[str, str]:
-    return WINDS[_WIND_CODES[(seat - dealer) % 4]]
+def _wind(seat: int, dealer: int) -> str:
+    return name_of(WINDS, _WIND_CODES[(seat - dealer) % 4])
 
 
 # --- lines ---------------------------------------------------------------------------------------
 
 
-def _tile_family(tile: int) -> tuple[str, str]:
-    if is_dragon(tile):
-        return "箭牌", "Dragon"
-    if is_wind(tile):
-        return "风牌", "Wind"
-    return "数牌", "Suit"
-
-
 def _line(line: EngineLine) -> Line:
     if line.kind == LineKind.FLOWER:
-        return Line(line.tiles, "花牌", "Flower", line.amount)
+        return Line(line.tiles, gettext("花牌"), line.amount)
     if line.kind == LineKind.NO_FLOWERS:
-        return Line((), f"无花算 {line.amount}", f"No flowers counts {line.amount}", line.amount)
+        return Line((), gettext("无花算 {n}").format(n=line.amount), line.amount)
     if line.kind == LineKind.KONG:
-        return Line(line.tiles, "杠", "Kong", line.amount)
-    fzh, fen = _tile_family(line.tiles[0])
+        return Line(line.tiles, gettext("杠"), line.amount)
+    tile = line.tiles[0]
     if line.kind == LineKind.CONCEALED_PONG:
-        return Line(line.tiles, f"{fzh}刻子（手里）", f"{fen} pong (in hand)", line.amount)
-    zh, en = MELD_KINDS[line.meld_kind]
-    return Line(line.tiles, f"{fzh}{zh}", f"{fen} {en.lower()}", line.amount)
+        if is_dragon(tile):
+            return Line(line.tiles, gettext("箭牌刻子（手里）"), line.amount)
+        if is_wind(tile):
+            return Line(line.tiles, gettext("风牌刻子（手里）"), line.amount)
+        return Line(line.tiles, gettext("数牌刻子（手里）"), line.amount)
+    if is_dragon(tile):
+        family = gettext("箭牌{meld}")
+    elif is_wind(tile):
+        family = gettext("风牌{meld}")
+    else:
+        family = gettext("数牌{meld}")
+    return Line(line.tiles, family.format(meld=name_of(MELD_KINDS, line.meld_kind).lower()), line.amount)
 
 
 # --- steps ---------------------------------------------------------------------------------------
 
 
-def _name(code: str) -> tuple[str, str]:
-    return FEATURES[code] if code in FEATURES else pair(PATTERNS, code)
+def _name(code: str) -> str:
+    return name_of(FEATURES, code) if code in FEATURES else name_of(PATTERNS, code)
 
 
-def _names(codes: Sequence[str]) -> tuple[str, str]:
-    return "、".join(_name(c)[0] for c in codes), ", ".join(_name(c)[1] for c in codes)
+def _names(codes: Sequence[str]) -> str:
+    return gettext("、").join(_name(c) for c in codes)
 
 
 def _step(step: EngineStep, prev: int, ctx: WinContext, score: WinScore, rules: Rules, total: int) -> Step:
     """One engine step in words; `prev` is the value before it, `total` the 花 (or M) count."""
     v, cap, op = step.value, step.cap, step.operand
-    zh, en = _names(step.by)
+    by = _names(step.by)
     lazi = rules.preset == "lazi"
     if step.kind == StepKind.BASE_HUA:
         if lazi:
-            return Step(f"底注 {op} + 花", f"Base {op} + flowers", f"{op} + {total} 花 = {v}")
+            return Step(gettext("底注 {op} + 花").format(op=op), f"{op} + {total} 花 = {v}")
         formula = f"P = {op} + {rules.flower_point} × {total} 花 = {v}, C = {cap} 勒子"
-        return Step(f"{zh}的底", f"{en}: base value and cap", formula)
+        return Step(gettext("{by}的底").format(by=by), formula)
     if step.kind == StepKind.BASE:
-        formula = f"P = {v // rules.lezi} 勒子 = {v}, C = {cap} 勒子（固定，不计花 fixed, 花 ignored）"
-        return Step(f"{zh}的底", f"{en}: base value and cap", formula)
+        fixed = gettext("（固定，不计花）")
+        formula = f"P = {v // rules.lezi} 勒子 = {v}, C = {cap} 勒子{fixed}"
+        return Step(gettext("{by}的底").format(by=by), formula)
     if step.kind == StepKind.FIXED:
         if lazi:
-            return Step(f"{zh}：固定 {op} 喇", f"{en}: fixed {op} la", f"V = {op} × {v // op} = {v} 花")
-        return Step(f"{zh}：付封顶", f"{en}: pays the cap", f"V = {v}")
+            return Step(gettext("{by}：固定 {op} 喇").format(by=by, op=op), f"V = {op} × {v // op} = {v} 花")
+        return Step(gettext("{by}：付封顶").format(by=by), f"V = {v}")
     if step.kind == StepKind.FLOOR:
-        return Step(f"{zh}：至少一勒子", f"{en}: at least 1 lezi", f"P = max(P, {op}) = {v}")
+        return Step(gettext("{by}：至少一勒子").format(by=by), f"P = max(P, {op}) = {v}")
     if step.kind == StepKind.DOUBLE:
         if lazi and step.by == ("huangfan",):
             bonus = op - ctx.huangfan
-            return Step(
-                f"荒番 ×2（荒番数 {ctx.huangfan} + 骰子 {bonus}）",
-                f"荒番 doubles (count {ctx.huangfan} + dice bonus {bonus})",
-                f"V × 2 = {v} 花",
-            )
+            text = gettext("荒番 ×2（荒番数 {count} + 骰子 {bonus}）").format(count=ctx.huangfan, bonus=bonus)
+            return Step(text, f"V × 2 = {v} 花")
         if lazi:
-            return Step(f"{zh}：一番 ×2", f"{en}: one 番, doubles", f"{prev} × 2 = {v}")
-        return Step(f"{zh} ×2", f"{en}: doubles", f"P × 2 = {v}, C = max(C, 2) = {cap} 勒子")
+            return Step(gettext("{by}：一番 ×2").format(by=by), f"{prev} × 2 = {v}")
+        return Step(gettext("{by} ×2").format(by=by), f"P × 2 = {v}, C = max(C, 2) = {cap} 勒子")
     if step.kind == StepKind.DOUBLE_CAP:
-        return Step(f"{zh} ×2", f"{en}: doubles value and cap", f"P × 2 = {v}, C × 2 = {cap} 勒子")
+        return Step(gettext("{by}：底和封顶都 ×2").format(by=by), f"P × 2 = {v}, C × 2 = {cap} 勒子")
     if step.kind == StepKind.CAP:
         if lazi:
-            return Step("封顶一喇", "Cap 1 la", f"V = min({prev}, {op}) = {v} 花")
-        return Step("封顶", "Cap", f"V = min(P, C × {rules.lezi}) = min({prev}, {op}) = {v}")
+            return Step(gettext("封顶一喇"), f"V = min({prev}, {op}) = {v} 花")
+        return Step(pgettext("step", "封顶"), f"V = min(P, C × {rules.lezi}) = min({prev}, {op}) = {v}")
     if step.kind == StepKind.PAY:
-        return Step(
-            "每家付", "Each payer pays", f"min(M × N + 1, {cap}) = min({total} × {op} + 1, {cap}) = {v}"
-        )
-    return Step("底分倍数", "Table stake", f"{prev} × {op} = {v}")
+        return Step(gettext("每家付"), f"min(M × N + 1, {cap}) = min({total} × {op} + 1, {cap}) = {v}")
+    return Step(gettext("底分倍数"), f"{prev} × {op} = {v}")
 
 
 def _n_step(factors: list[EngineStep]) -> Step:
     """`home`'s factors of N, shown as one product."""
-    shown = " × ".join(f"{_name(s.by[0])[0]} {s.operand}" for s in factors) or "1"
+    shown = " × ".join(f"{_name(s.by[0])} {s.operand}" for s in factors) or "1"
     n = factors[-1].value if factors else 1
-    return Step("N（各项相乘）", "N (the factors multiplied)", f"N = {shown} = {n}")
+    return Step(gettext("N（各项相乘）"), f"N = {shown} = {n}")
 
 
 def steps_of(
@@ -202,50 +200,39 @@ def steps_of(
 # --- one win -------------------------------------------------------------------------------------
 
 _REFUSED = {
-    "eight_flowers": ("八花齐要八张花牌。", "Eight flowers needs all eight flower tiles."),
-    "incomplete": (
-        "不成胡：这些牌凑不成四组加一对（或全字牌）。",
-        "Not a complete hand: the tiles do not make four sets and a pair (or all honours).",
-    ),
-    "plain": (
-        "平胡不能胡：至少要碰碰胡、混一色、清一色或全字牌。",
-        "A plain mixed hand never wins here: it needs all pongs, one suit (with or without honours) or all honours.",
-    ),
+    "eight_flowers": gettext_lazy("八花齐要八张花牌。"),
+    "incomplete": gettext_lazy("不成胡：这些牌凑不成四组加一对（或全字牌）。"),
+    "plain": gettext_lazy("平胡不能胡：至少要碰碰胡、混一色、清一色或全字牌。"),
 }
 
 _REASONS = {
-    "discard": ("点炮：放铳者付一份。", "On a discard: the discarder pays 1 share."),
-    "chu_chong": ("出冲：放铳者付两份，另两家各付一份。", "Discarder pays 2 shares, the other two 1 each."),
-    "bao_chong": ("包冲：放铳者包付三份。", "The discarder pays for all three (3 shares)."),
-    "qingyise_9_bao": (
-        "清一色九张落地：放铳者包付三份。",
-        "Nine tiles of one suit shown: the discarder pays for all three (3 shares).",
-    ),
-    "self_draw": ("自摸：另三家各付一份。", "Self-drawn: each other player pays 1 share."),
-    "rob_kong": ("抢杠：被抢杠者付三份。", "Robbed kong: the konger pays all 3 shares."),
+    "discard": gettext_lazy("点炮：放铳者付一份。"),
+    "chu_chong": gettext_lazy("出冲：放铳者付两份，另两家各付一份。"),
+    "bao_chong": gettext_lazy("包冲：放铳者包付三份。"),
+    "qingyise_9_bao": gettext_lazy("清一色九张落地：放铳者包付三份。"),
+    "self_draw": gettext_lazy("自摸：另三家各付一份。"),
+    "rob_kong": gettext_lazy("抢杠：被抢杠者付三份。"),
 }
 
 
-def who_pays(ctx: WinContext, settlement: Settlement, labels: Sequence[str]) -> tuple[str, str]:
+def who_pays(ctx: WinContext, settlement: Settlement, labels: Sequence[str]) -> str:
     """The engine's settlement of this win in words: the rule that applied and, under 承包, who owes what."""
     if settlement.reason != "chengbao":
-        return _REASONS[settlement.reason]
+        return str(_REASONS[settlement.reason])
     partners = partners_of(ctx.winner, ctx.feeds)
-    names = "、".join(labels[p] for p in partners)
-    owed = [(labels[s], n) for s, n in enumerate(settlement.shares) if n]
-    zh = "，".join(f"{name}付 {n} 份" for name, n in owed)
-    en = ", ".join(f"{name} pays {n} share{'s' if n != 1 else ''}" for name, n in owed)
-    twice = any(t == 2 for t in partners.values())
-    ready_zh = ready_en = ""
-    if ctx.win == "discard" and ctx.from_seat not in partners:  # §7: the discarder's readiness decides
-        ready = ctx.ready[ctx.from_seat]
-        ready_zh = "放铳者已听牌，" if ready else "放铳者未听牌，"
-        ready_en = "the discarder was ready; " if ready else "the discarder was not ready; "
-    return (
-        f"承包（{names}）：{ready_zh}{zh}。" + ("互相承包，加倍。" if twice else ""),
-        f"Responsible (chengbao) with {names}: {ready_en}{en}."
-        + (" Partners both ways: twice." if twice else ""),
+    names = gettext("、").join(labels[p] for p in partners)
+    owed = gettext("，").join(
+        ngettext("{name}付 {n} 份", "{name}付 {n} 份", n).format(name=labels[s], n=n)
+        for s, n in enumerate(settlement.shares)
+        if n
     )
+    ready = ""
+    if ctx.win == "discard" and ctx.from_seat not in partners:  # §7: the discarder's readiness decides
+        ready = gettext("放铳者已听牌，") if ctx.ready[ctx.from_seat] else gettext("放铳者未听牌，")
+    text = gettext("承包（{names}）：{ready}{owed}。").format(names=names, ready=ready, owed=owed)
+    if any(t == 2 for t in partners.values()):
+        text += gettext("互相承包，加倍。")
+    return text
 
 
 def explain_win(
@@ -253,17 +240,14 @@ def explain_win(
 ) -> WinExplanation:
     w = workings(ctx, rules)
     score = w.score
-    win = WIN_KINDS[ctx.win]
+    win = name_of(WIN_KINDS, ctx.win)
     from_label = None if ctx.from_seat is None else labels[ctx.from_seat]
     if not score.legal:
         return WinExplanation(
-            ctx.winner, labels[ctx.winner], win, from_label, False, _REFUSED[w.refused], None, (), (),
-            ("花", "Flower points"), (), 0, (), 0, ("分", "points"),
+            ctx.winner, labels[ctx.winner], win, from_label, False, str(_REFUSED[w.refused]), None, (), (),
+            pgettext("breakdown", "花"), (), 0, (), 0, pgettext("unit", "分"),
         )  # fmt: skip
-    if rules.preset == "home":
-        title = ("M（花 + 风刻 + 杠）", "M (flowers + wind pongs + kongs)")
-    else:
-        title = ("花", "Flower points")
+    title = gettext("M（花 + 风刻 + 杠）") if rules.preset == "home" else pgettext("breakdown", "花")
     total = sum(line.amount for line in w.lines)
     return WinExplanation(
         seat=ctx.winner,
@@ -272,15 +256,15 @@ def explain_win(
         from_label=from_label,
         legal=True,
         why_not=None,
-        pattern=pair(PATTERNS, score.pattern),
-        features=tuple(pair(FEATURES, f) for f in score.features),
+        pattern=name_of(PATTERNS, score.pattern),
+        features=tuple(name_of(FEATURES, f) for f in score.features),
         codes=(score.pattern, *score.features),
         breakdown_title=title,
         lines=tuple(_line(line) for line in w.lines),
         breakdown_total=total,
         steps=tuple(steps_of(ctx, score, w.steps, rules, total)),
         value=score.value,
-        unit=("花", "hua") if rules.preset == "lazi" else ("分", "points"),
+        unit=pgettext("unit", "花") if rules.preset == "lazi" else pgettext("unit", "分"),
         who_pays=None if settlement is None else who_pays(ctx, settlement, labels),
     )
 
@@ -302,19 +286,19 @@ def explain_hand(
     explained = tuple(explain_win(ctx, rules, labels, settlements.get(ctx.winner)) for ctx in wins)
     owed = [0] * 4
     details: list[list[str]] = [[] for _ in range(4)]
-    roles: list[list[tuple[str, str]]] = [[] for _ in range(4)]
+    roles: list[list[str]] = [[] for _ in range(4)]
     for ctx, score in scored:
         if not score.legal:
             continue
         settlement = settlements[ctx.winner]
-        roles[ctx.winner].append(("胡", "Winner"))
+        roles[ctx.winner].append(pgettext("role", "胡"))
         if ctx.win == "discard":
-            roles[ctx.from_seat].append(("放铳", "Dealt in"))
+            roles[ctx.from_seat].append(pgettext("role", "放铳"))
         elif ctx.win == "rob_kong":
-            roles[ctx.from_seat].append(("被抢杠", "Kong robbed"))
+            roles[ctx.from_seat].append(pgettext("role", "被抢杠"))
         if settlement.reason == "chengbao":
             for partner in partners_of(ctx.winner, ctx.feeds):
-                roles[partner].append(("承包", "Responsible (chengbao)"))
+                roles[partner].append(pgettext("role", "承包"))
         for payer, n in enumerate(settlement.shares):
             if n:
                 owed[payer] += n * settlement.value
@@ -323,10 +307,7 @@ def explain_hand(
     cap_note = None
     if any(capped) and rules.hand_loss_cap_lezi is not None:
         limit = rules.hand_loss_cap_lezi * rules.lezi * (wins[0].stake if wins else 1)
-        cap_note = (
-            f"单局封顶：每家最多付 {limit}。",
-            f"Loss cap: nobody pays more than {limit} in one hand.",
-        )
+        cap_note = gettext("单局封顶：每家最多付 {limit}。").format(limit=limit)
     seats = tuple(
         SeatPayment(
             seat=s,

@@ -41,7 +41,7 @@ from games.engine.tiles import (
     parse_tiles,
 )
 from games.names import MELD_KINDS as MELD_NAMES
-from games.names import RULE_OPTIONS
+from games.names import RULE_OPTIONS, pair
 
 MAX_TEXT = 80  # longer than any real hand's notation
 TARGETS = ("hand", "tile", "meld", "flowers")
@@ -334,7 +334,7 @@ class HandInput:
 
 
 def _meld_zh(meld: Meld) -> str:
-    return f"{MELD_NAMES[meld.kind][0]} {''.join(name_zh(t) for t in meld.tiles)}"
+    return f"{pair(MELD_NAMES, meld.kind)[0]} {''.join(name_zh(t) for t in meld.tiles)}"
 
 
 def check_counts_readable(tiles: list[int]) -> None:

@@ -91,7 +91,7 @@ class _RoomForm(forms.ModelForm):
             self.room_values = check_room_settings(values)
         except RoomSettingsError as error:
             field = OPTION_PREFIX + "menqing" if error.field == "rules_options" else error.field
-            self.add_error(field if field in self.fields else None, error.message_en)
+            self.add_error(field if field in self.fields else None, error.message)
         return data
 
 

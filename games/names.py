@@ -1,137 +1,192 @@
-"""Chinese and English words for the engine's codes (patterns, features, winds, actions).
+"""The words for the engine's codes (patterns, features, winds, actions, meld kinds, presets, bots).
 
-Pages show one language: `in_language(pair)` / `name_of(table, code)` give the active language's word
-(Chinese unless the request's language is English). The pairs stay, as the table templates and the
-calculator's explanations carry both words and choose at render time (the `lang` template filter).
+Each word is written once, as a lazy gettext of its Chinese (the msgid); the English is in
+locale/en/LC_MESSAGES/django.po. A word becomes text in the language active where it is shown:
+`name_of(table, code)` gives it now, a template prints the lazy string as it renders. Where one
+Chinese word needs two English ones (杠开 the feature and the way of winning, 自摸 the button), a
+context (`pgettext_lazy`) tells them apart.
+
+`pair(table, code)` gives a word in both languages at once, (Chinese, English): for the pages that
+still carry both words and choose at render time (`{{ pair|lang }}`, calc/templatetags/lang.py).
 """
 
 from __future__ import annotations
 
-from django.utils.translation import get_language
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 PATTERNS = {
-    "pengpeng": ("碰碰胡", "All pongs"),
-    "hunyise": ("混一色", "Half flush"),
-    "qingyise": ("清一色", "Full flush"),
-    "hunpeng": ("混碰", "Half flush, all pongs"),
-    "qingpeng": ("清碰", "Full flush, all pongs"),
-    "fengyise": ("风一色", "All honours"),
-    "fengpeng": ("风碰", "All honour pongs"),
-    "bahua": ("八花齐", "Eight flowers"),
-    "eight_flowers": ("八花齐", "Eight flowers"),
-    "qidui": ("七对子", "Seven pairs"),
-    "pinghu": ("平胡", "Plain hand"),
-    "tianhu": ("天胡", "Heavenly hand"),
-    "dihu": ("地胡", "Earthly hand"),
-    "dadiaoche": ("大吊车", "Big single wait"),
+    "pengpeng": _("碰碰胡"),
+    "hunyise": _("混一色"),
+    "qingyise": _("清一色"),
+    "hunpeng": _("混碰"),
+    "qingpeng": _("清碰"),
+    "fengyise": _("风一色"),
+    "fengpeng": _("风碰"),
+    "bahua": _("八花齐"),
+    "eight_flowers": _("八花齐"),
+    "qidui": _("七对子"),
+    "pinghu": _("平胡"),
+    "tianhu": _("天胡"),
+    "dihu": _("地胡"),
+    "dadiaoche": _("大吊车"),
 }
 
 FEATURES = {
-    "menqing": ("门清", "Concealed hand"),
-    "gangkai": ("杠开", "Win on a replacement"),
-    "dadiaoche": ("大吊车", "Big single wait"),
-    "qianggang": ("抢杠", "Robbing a kong"),
-    "kaibao": ("开宝", "Lucky dice"),
-    "huangfan": ("荒番", "After a drawn hand"),
-    "haidi": ("海底捞月", "Last tile of the wall"),
-    "tianhu": ("天胡", "Heavenly hand"),
-    "dihu": ("地胡", "Earthly hand"),
+    "menqing": _("门清"),
+    "gangkai": _("杠开"),
+    "dadiaoche": _("大吊车"),
+    "qianggang": _("抢杠"),
+    "kaibao": _("开宝"),
+    "huangfan": _("荒番"),
+    "haidi": _("海底捞月"),
+    "tianhu": _("天胡"),
+    "dihu": _("地胡"),
 }
 
 WIN_KINDS = {
-    "discard": ("冲牌", "On a discard"),
-    "self_draw": ("自摸", "Self-drawn"),
-    "kong_replacement": ("杠开", "On a kong replacement"),
-    "flower_replacement": ("杠开（补花）", "On a flower replacement"),
-    "eight_flowers": ("八花齐", "Eight flowers"),
-    "rob_kong": ("抢杠", "Robbing a kong"),
+    "discard": _("冲牌"),
+    "self_draw": _("自摸"),
+    "kong_replacement": pgettext_lazy("win kind", "杠开"),
+    "flower_replacement": _("杠开（补花）"),
+    "eight_flowers": _("八花齐"),
+    "rob_kong": _("抢杠"),
 }
 
-WINDS = {"1z": ("东", "East"), "2z": ("南", "South"), "3z": ("西", "West"), "4z": ("北", "North")}
+WINDS = {"1z": _("东"), "2z": _("南"), "3z": _("西"), "4z": _("北")}
+# The one-character mark of a seat's wind (the compass, a seat's head): a letter in English.
+WIND_MARKS = {
+    "1z": pgettext_lazy("wind mark", "东"),
+    "2z": pgettext_lazy("wind mark", "南"),
+    "3z": pgettext_lazy("wind mark", "西"),
+    "4z": pgettext_lazy("wind mark", "北"),
+}
 
 ACTIONS = {
-    "discard": ("打", "Discard"),
-    "chow": ("吃", "Chow"),
-    "pong": ("碰", "Pong"),
-    "exposed_kong": ("杠", "Kong"),
-    "win": ("胡", "Win"),
-    "pass": ("过", "Pass"),
-    "self_win": ("自摸", "Self-drawn win"),
-    "concealed_kong": ("暗杠", "Concealed kong"),
-    "added_kong": ("上杠", "Added kong"),
-    "declare": ("敲", "Declare ready"),
+    "discard": _("打"),
+    "chow": _("吃"),
+    "pong": _("碰"),
+    "exposed_kong": _("杠"),
+    "win": _("胡"),
+    "pass": _("过"),
+    "self_win": pgettext_lazy("action", "自摸"),
+    "concealed_kong": _("暗杠"),
+    "added_kong": _("上杠"),
+    "declare": _("敲"),
 }
 
 PHASES = {
-    "swap": ("换牌", "Swap"),
-    "turn": ("出牌", "Turn"),
-    "claims": ("等待吃碰胡", "Claims"),
-    "rob": ("抢杠", "Robbing the kong?"),
-    "ended": ("本局结束", "Hand over"),
+    "swap": _("换牌"),
+    "turn": _("出牌"),
+    "claims": _("等待吃碰胡"),
+    "rob": pgettext_lazy("phase", "抢杠"),
+    "ended": _("本局结束"),
 }
 
 
 MELD_KINDS = {
-    "chow": ("吃", "Chow"),
-    "pong": ("碰", "Pong"),
-    "kong_exposed": ("明杠", "Exposed kong"),
-    "kong_added": ("上杠", "Added kong"),
-    "kong_concealed": ("暗杠", "Concealed kong"),
+    "chow": _("吃"),
+    "pong": _("碰"),
+    "kong_exposed": _("明杠"),
+    "kong_added": _("上杠"),
+    "kong_concealed": _("暗杠"),
 }
 
 PRESETS = {
-    "standard": ("清混碰", "Standard"),
-    "lazi": ("喇子", "Lazi"),
-    "home": ("家庭规则", "Home rules"),
+    "standard": _("清混碰"),
+    "lazi": _("喇子"),
+    "home": _("家庭规则"),
 }
 
-# The room options of SHANGHAI_RULES.md §11 that `Rules` knows: option -> (label, {value: label}).
+# The room options of SHANGHAI_RULES.md §11 that `Rules` knows: option -> label, and option -> {value: label}.
 RULE_OPTION_LABELS = {
-    "menqing": ("门清", "Concealed hand"),
-    "gangkai": ("杠开", "Win on a replacement"),
-    "haidi": ("海底捞月", "Last tile of the wall"),
-    "payment": ("谁付", "Who pays a discard win"),
+    "menqing": _("门清"),
+    "gangkai": _("杠开"),
+    "haidi": _("海底捞月"),
+    "payment": _("谁付"),
 }
 RULE_OPTIONS = {
-    "menqing": {"double": ("翻倍", "Doubles"), "lezi": ("一勒子起", "At least 1 lezi")},
-    "gangkai": {"floor": ("一勒子起", "At least 1 lezi"), "double": ("翻倍", "Doubles")},
+    "menqing": {"double": _("翻倍"), "lezi": _("一勒子起")},
+    "gangkai": {"floor": _("一勒子起"), "double": _("翻倍")},
     "haidi": {
-        "off": ("不计", "Not counted"),
-        "double": ("翻倍", "Doubles"),
-        "lezi": ("一勒子起", "At least 1 lezi"),
+        "off": _("不计"),
+        "double": _("翻倍"),
+        "lezi": _("一勒子起"),
     },
     "payment": {
-        "discarder": ("放铳者付", "The discarder pays"),
-        "chu_chong": ("出冲", "Discarder double, others single"),
-        "bao_chong": ("包冲", "The discarder pays for all three"),
+        "discarder": _("放铳者付"),
+        "chu_chong": _("出冲"),
+        "bao_chong": _("包冲"),
     },
 }
 
 
-BOT_LEVELS = {"easy": ("简单", "easy"), "normal": ("普通", "normal"), "hard": ("困难", "hard")}
-BOT_SEAT_MARKS = (("甲", "A"), ("乙", "B"), ("丙", "C"), ("丁", "D"))
-
-
-def bot_name_pair(seat: int | None, level: str) -> tuple[str, str]:
-    """(Chinese, English) display name of a bot: 机器人·甲（普通） / Bot A (normal).
-
-    The mark follows the seat index (0..3 -> 甲乙丙丁), so a bot keeps its name for the table's life
-    and a replay names it as the table did; `seat=None` names a level's bots together (leaderboard)."""
-    zh_level, en_level = pair(BOT_LEVELS, level)
-    if seat is None or not 0 <= seat < len(BOT_SEAT_MARKS):
-        return f"机器人（{zh_level}）", f"Bot ({en_level})"
-    zh_mark, en_mark = BOT_SEAT_MARKS[seat]
-    return f"机器人·{zh_mark}（{zh_level}）", f"Bot {en_mark} ({en_level})"
+BOT_LEVELS = {"easy": _("简单"), "normal": _("普通"), "hard": _("困难")}
+BOT_SEAT_MARKS = (
+    pgettext_lazy("bot", "甲"),
+    pgettext_lazy("bot", "乙"),
+    pgettext_lazy("bot", "丙"),
+    pgettext_lazy("bot", "丁"),
+)
 
 
 def bot_name(seat: int | None, level: str) -> str:
-    """A bot's display name in the active language (see `bot_name_pair`)."""
-    return in_language(bot_name_pair(seat, level))
+    """A bot's display name in the active language: 机器人·甲（普通） / Bot A (normal).
+
+    The mark follows the seat index (0..3 -> 甲乙丙丁), so a bot keeps its name for the table's life
+    and a replay names it as the table did; `seat=None` names a level's bots together (leaderboard)."""
+    level_name = name_of(BOT_LEVELS, level)
+    if seat is None or not 0 <= seat < len(BOT_SEAT_MARKS):
+        return translation.gettext("机器人（{level}）").format(level=level_name)
+    return translation.gettext("机器人·{mark}（{level}）").format(
+        mark=str(BOT_SEAT_MARKS[seat]), level=level_name
+    )
 
 
-def pair(table: dict[str, tuple[str, str]], code: str) -> tuple[str, str]:
-    """(Chinese, English) for a code; unknown codes show as themselves rather than vanish."""
-    return table.get(code, (code, code))
+def bot_name_pair(seat: int | None, level: str) -> tuple[str, str]:
+    """(Chinese, English) of `bot_name`."""
+    return both(lambda: bot_name(seat, level))
+
+
+def word(table: dict, code: str):
+    """The (lazy) word for a code; unknown codes show as themselves rather than vanish."""
+    return table.get(code, code)
+
+
+def name_of(table: dict, code: str) -> str:
+    """The active language's word for an engine code."""
+    return str(word(table, code))
+
+
+def wind_name(code: str) -> str:
+    """东 / East for a wind's tile code ("1z".."4z")."""
+    return name_of(WINDS, code)
+
+
+def wind_mark(code: str) -> str:
+    """东 / E: a wind in one character."""
+    return name_of(WIND_MARKS, code)
+
+
+def meld_name(kind: str) -> str:
+    return name_of(MELD_KINDS, kind)
+
+
+def both(make) -> tuple[str, str]:
+    """(Chinese, English): what `make()` gives in each language."""
+    with translation.override("zh-hans"):
+        zh = str(make())
+    with translation.override("en"):
+        en = str(make())
+    return zh, en
+
+
+def pair(table: dict, code: str) -> tuple[str, str]:
+    """(Chinese, English) for a code (see the module's docstring)."""
+    found = word(table, code)
+    return both(lambda: found)
 
 
 def english_active() -> bool:
@@ -140,7 +195,9 @@ def english_active() -> bool:
 
 def in_language(value):
     """The active language's word of a (Chinese, English) pair, or of anything with `zh`/`en`
-    attributes or keys; other values come back unchanged."""
+    attributes or keys; a lazy word becomes text; other values come back unchanged."""
+    if isinstance(value, Promise):
+        return str(value)
     if isinstance(value, (tuple, list)) and len(value) == 2 and all(isinstance(v, str) for v in value):
         return value[1] if english_active() else value[0]
     if isinstance(value, dict) and "zh" in value and "en" in value:
@@ -148,8 +205,3 @@ def in_language(value):
     if hasattr(value, "zh") and hasattr(value, "en"):
         return value.en if english_active() else value.zh
     return value
-
-
-def name_of(table: dict[str, tuple[str, str]], code: str) -> str:
-    """The active language's word for an engine code."""
-    return in_language(pair(table, code))

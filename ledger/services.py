@@ -12,6 +12,8 @@ from decimal import ROUND_DOWN, Decimal
 
 from django.db import transaction
 from django.db.models import Sum
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 
 from games.errors import ServiceError
 
@@ -66,7 +68,7 @@ def journal_total(journal: Journal) -> Decimal:
 def _post(kind: str, lines: Sequence[tuple[Account, Decimal, int | None]], **fields) -> Journal:
     total = sum((amount for _, amount, _ in lines), ZERO)
     if total != ZERO:
-        raise ServiceError("unbalanced", f"Journal entries sum to {total}, not zero.")
+        raise ServiceError("unbalanced", format_lazy(gettext_lazy("分录合计 {total}，不是零"), total=total))
     journal = Journal.objects.create(kind=kind, **fields)
     LedgerEntry.objects.bulk_create(
         [
@@ -92,7 +94,7 @@ def post_hand_settlement(*, hand, seat_users: Sequence) -> Journal:
     paid = (hand.result.get("garden") or {}).get("paid") or hand.result["payments"]
     payments = [_money(int(p)) for p in paid]
     if len(payments) != 4 or len(seat_users) != 4:
-        raise ServiceError("unbalanced", "A hand settles exactly four seats.")
+        raise ServiceError("unbalanced", gettext_lazy("一局结算正好四个座位"))
     with transaction.atomic():
         existing = Journal.objects.filter(kind=Journal.Kind.HAND, hand=hand).first()
         if existing is not None:
@@ -146,13 +148,13 @@ def issue_penalty(
     if not reason:
         raise ServiceError("reason_required")
     if kind not in Penalty.Kind.values:
-        raise ServiceError("bad_action", f"Unknown penalty kind {kind!r}.")
+        raise ServiceError("bad_action", format_lazy(gettext_lazy("没有这种罚分：{kind}"), kind=kind))
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
         raise ServiceError("no_such_seat")
     users = list(seat_users) if seat_users is not None else match_seat_users(hand)
     payer = users[seat]
     if payer is None:
-        raise ServiceError("no_such_seat", "A bot's seat cannot be penalised.")
+        raise ServiceError("no_such_seat", gettext_lazy("机器人的座位不能罚分"))
     amount = penalty_amount(hand)
     share, house = split_penalty(amount)
     with transaction.atomic():

@@ -5,6 +5,13 @@ The catalogue check runs `makemessages` into a temporary copy of `locale/` and f
 that is untranslated or fuzzy there, so a new `{% translate %}` without its English fails here.
 The pages' English renders must hold no Chinese outside tile faces (`.tile`), formulas (`<code>`)
 and the language switch's own "简体中文".
+
+The live table's regions (Jinja2) follow the same rule in both directions, over whole hands for every
+kind of viewer: an English frame holds no Chinese, a Chinese frame no English word. The rule's
+exceptions: a tile is a picture (its face, 万 or 中 included, is the tile's, in both languages), a
+`<code>` formula is arithmetic with the rules' units (花, 勒子), and what people typed (player names,
+the room's name) and the deal's hex commitment are nobody's translation. A socket's frames are in the
+language of the page that opened it.
 """
 
 from __future__ import annotations
@@ -17,13 +24,22 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from channels.db import database_sync_to_async
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.core.management import call_command
 from django.test import Client, override_settings
 
 from accounts.models import Profile
-from games.models import Room
+from games import services
+from games.engine.bots import get_bot
+from games.errors import MESSAGES
+from games.models import Room, Seat, Table
+from games.presentation import rendering
 from history.simulation import play_stored_hands, seated_table
+from tests.games.helpers import start_match, state_of
+from tests.games.wsclient import Reader, connect
 
 HAN = re.compile(r"[\u3400-\u9fff\uff01-\uff5e\u3000-\u303f]+")
 ALLOWED_CHINESE = {"简体中文"}  # the language switch names each language in itself
@@ -79,6 +95,23 @@ def chinese_in(html: str) -> set[str]:
     parser = VisibleText()
     parser.feed(html)
     return {m for part in parser.parts for m in HAN.findall(part)} - ALLOWED_CHINESE
+
+
+ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
+HEX = re.compile(r"\b[0-9a-f]{8,}\b")  # the deal's commitment (or its first 8 digits)
+
+
+def english_in(html: str, typed: set[str]) -> set[str]:
+    """English words a person sees in `html`, but for what people typed (`typed`: names) and the
+    deal's hex commitment."""
+    parser = VisibleText()
+    parser.feed(html)
+    words = set()
+    for part in parser.parts:
+        for name in sorted(typed, key=len, reverse=True):
+            part = part.replace(name, " ")
+        words |= set(ENGLISH_WORD.findall(HEX.sub(" ", part)))
+    return words
 
 
 @pytest.fixture(scope="module")
@@ -254,3 +287,114 @@ def test_the_header_has_a_language_switch_without_inline_script(db, compiled):
     assert 'action="/i18n/setlang/"' in form and 'name="csrfmiddlewaretoken"' in form
     assert 'name="language"' in form and "data-autosubmit" in form
     assert "onchange" not in form and "<script" not in form
+
+
+# --- the live table ---------------------------------------------------------------------------------
+
+PLAYERS = ("ann", "ben", "cat", "dan")
+TYPED = {*PLAYERS, "Test room"}
+
+
+def _frames_in_both(table_id: int, viewers, frames: dict) -> None:
+    for user in viewers:
+        for language in ("en", "zh-hans"):
+            _, html = rendering.render_table_fragments(table_id, user, language=language)
+            frames[language].append(html)
+
+
+def _check_one_language(frames: dict) -> None:
+    english = {w for html in frames["zh-hans"] for w in english_in(html, TYPED)}
+    chinese = {c for html in frames["en"] for c in chinese_in(html)}
+    assert not chinese, f"Chinese in the English table: {sorted(chinese)}"
+    assert not english, f"English in the Chinese table: {sorted(english)}"
+
+
+def test_the_table_regions_render_in_one_language(db, make_user, compiled):
+    """The waiting room, two whole hands (turns, claims, 托管, the settlement) and every error, for each
+    player and a spectator, in English and in Chinese."""
+    users = [make_user(name) for name in PLAYERS]
+    room = Room.objects.create(
+        name="Test room", bot_delay=Decimal("0"), claim_pause=Decimal("0"), bot_level="easy", stakes=[1, 2]
+    )
+    table = services.table_create(room_id=room.pk, user=users[0])
+    services.table_sit(table_id=table.pk, user=users[1])
+    frames: dict[str, list[str]] = {"en": [], "zh-hans": []}
+    waiting_viewers = [users[0], users[1], users[2], AnonymousUser()]
+    _frames_in_both(table.pk, waiting_viewers, frames)
+    services.table_set_stake(table_id=table.pk, user=users[0], stake=2)
+    services.table_fill_bots(table_id=table.pk, user=users[0], level="hard")
+    _frames_in_both(table.pk, waiting_viewers, frames)
+    services.table_remove_bot(table_id=table.pk, user=users[0], seat=2)
+    services.table_remove_bot(table_id=table.pk, user=users[0], seat=3)
+    for user in users[2:]:
+        services.table_sit(table_id=table.pk, user=user)
+    start_match(table.pk)
+    Seat.objects.filter(table_id=table.pk, index=3).update(autoplay=True)
+    spectator, bot = AnonymousUser(), get_bot("easy")
+    hands, seen = 0, set()
+    for _ in range(3000):  # until a won hand and a second hand have ended (the easy bot's moves)
+        state = state_of(Table.objects.get(pk=table.pk))
+        seen.add(state.phase)
+        if state.phase == "ended":
+            _frames_in_both(table.pk, [*users, spectator], frames)
+            hands += 1
+            seen.add("won" if state.result.contexts else "drawn")
+            if hands >= 2 and "won" in seen:
+                break
+            services.table_next_hand(table_id=table.pk, user=users[0])
+            continue
+        seat = next(s for s in state.pending_seats() if state.legal_actions(s))
+        _frames_in_both(table.pk, [users[seat], spectator], frames)  # the one asked, and a spectator
+        move = str(bot.choose(state, seat))
+        version = Table.objects.get(pk=table.pk).version
+        services.table_act(table_id=table.pk, user=users[seat], action=move, version=version)
+    assert hands >= 2 and {"turn", "claims", "ended", "won"} <= seen
+    for language in frames:
+        frames[language] += [rendering.render_error(services.ServiceError(c), language) for c in MESSAGES]
+    everything = "".join(frames["en"])
+    for shown in ("Settlement", "Next hand", "Spectating", "Auto-play", "Waiting for players", "Add a bot"):
+        assert shown in everything, shown
+    assert "It is not your turn." in everything and "Bot C (hard)" in everything
+    _check_one_language(frames)
+
+
+@database_sync_to_async
+def _playing_table() -> tuple[int, object]:
+    """ann alone with three bots, the match started (timers long: only what the test does happens)."""
+    room = Room.objects.create(
+        name="Test room", bot_delay=0, claim_pause=0, bot_level="easy", discard_timeout=600, claim_timeout=600
+    )
+    ann = get_user_model().objects.create_user(username="ann", password="pw-123456")
+    table = services.table_create(room_id=room.pk, user=ann)
+    services.table_fill_bots(table_id=table.pk, user=ann)
+    services.table_start(table_id=table.pk, user=ann)
+    return table.pk, ann
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_speaks_the_language_of_its_page(compiled):
+    """Each socket gets its snapshot, the updates pushed to it and its errors in its page's language,
+    while sockets in two languages watch the same table."""
+    table_id, ann = await _playing_table()
+    player = Reader(await connect(f"/ws/table/{table_id}/", ann, language="en"))
+    watcher = Reader(await connect(f"/ws/table/{table_id}/", language="zh-hans"))
+    try:
+        first_en, first_zh = await player.next(), await watcher.next()
+        await player.communicator.send_to(text_data='{"command": "request_autoplay"}')
+        version = max(player.version, watcher.version) + 1
+        await player.until(version)
+        await watcher.until(version)
+        pushed_en, pushed_zh = player.frames[-1], watcher.frames[-1]
+        await player.communicator.send_to(text_data="not json")
+        error = await player.next()
+    finally:
+        await player.communicator.disconnect()
+        await watcher.communicator.disconnect()
+    typed = {"ann", "Test room"}
+    for html in (first_en, pushed_en, error):
+        assert not chinese_in(html)
+    for html in (first_zh, pushed_zh):
+        assert not english_in(html, typed)
+    assert "Auto-play" in pushed_en and "托管" in pushed_zh
+    assert "Bot B (easy)" in first_en and "机器人·乙（简单）" in first_zh
+    assert 'data-error-code="bad_message"' in error and "reload the page" in error

@@ -3,6 +3,9 @@
 Group messages only say "table T is now at version V"; the process's hub (`games.live.hub`) then
 renders each socket its own viewer's fragments (from `state.view(seat)`, or `view(None)` for a
 spectator), so a socket never receives anything its viewer may not see.
+
+A socket's frames are in the language of the page that opened it (`socket_language`: Django's
+language cookie, else the browser's Accept-Language, else the site's default, as for a request).
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import logging
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.http import HttpRequest
+from django.utils import translation
 
 from games import selectors
 from games.live import limits, messages
@@ -56,6 +61,17 @@ def csrf_cookie(scope) -> str | None:
     return (scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME)
 
 
+def socket_language(scope) -> str:
+    """The language the socket's page was shown in, found as `LocaleMiddleware` finds a request's
+    (the language switch sets the cookie; a log-in sets it to the profile's language)."""
+    request = HttpRequest()
+    request.COOKIES = dict(scope.get("cookies") or {})
+    for name, value in scope.get("headers") or ():
+        if name == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)
+
+
 def _signed_in(user) -> bool:
     return user is not None and user.is_authenticated
 
@@ -80,6 +96,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         session = self.scope.get("session")
         self.session_key = session.session_key if session is not None else None
         self.version = -1
+        self.language = socket_language(self.scope)
         self.pushing = -1  # the newest version a render in flight will push to this socket
         self.rate = limits.RateLimit()
         self.address = limits.client_address(self.scope)
@@ -141,7 +158,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error(ServiceError("server_error"))
 
     async def send_error(self, error: ServiceError) -> None:
-        await self.send(text_data=rendering.render_error(error))
+        await self.send(text_data=rendering.render_error(error, self.language))
 
     def _call(self, service, **kwargs):
         """On a worker thread: the service for this socket's user, if their session still holds."""
@@ -204,7 +221,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def send_snapshot(self, force: bool = False) -> None:
         [(version, html)] = await database_sync_to_async(
             rendering.render_for_viewers, thread_sensitive=False
-        )(self.table_id, [(self.user, self.csrf_token)])
+        )(self.table_id, [(self.user, self.csrf_token, self.language)])
         if force or version > self.version:
             self.version = version
             await self.send(text_data=html)
@@ -213,6 +230,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 class LobbyConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.user = self.scope.get("user")
+        self.language = socket_language(self.scope)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
         await self.lobby_update({})
@@ -225,6 +243,6 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def lobby_update(self, event) -> None:
         html = await database_sync_to_async(rendering.render_lobby_fragment)(
-            self.user, csrf_cookie(self.scope)
+            self.user, csrf_cookie(self.scope), self.language
         )
         await self.send(text_data=html)

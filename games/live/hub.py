@@ -106,7 +106,10 @@ class _UpdateHub:
             # A read-only render may run on any worker thread: thread-sensitive calls all share one
             # thread per process, which made every render wait in a single queue (bench/ws_load.py).
             frames = await database_sync_to_async(rendering.render_for_viewers, thread_sensitive=False)(
-                table_id, [(s.user, s.csrf_token) for s in sockets], announced, sockets[0].table_created
+                table_id,
+                [(s.user, s.csrf_token, s.language) for s in sockets],
+                announced,
+                sockets[0].table_created,
             )
         except Exception:  # as if each socket's render had failed: they reconnect and get a snapshot
             log.exception("table %s: rendering version %s failed", table_id, announced)

@@ -8,9 +8,20 @@ bench/render_bench.py's docstring and the README). The rest of the site stays on
 
 The environment gives the templates what Django's template tags gave the old partials: the `tile`, `tiles`
 and `tile_back` filters (the tile faces of games.templatetags.mahjong), `url` (reverse), `csrf_field` (the
-hidden input of `{% csrf_token %}`), the `timestamp` filter (`|date:'U'`), and Django's gettext
-through jinja2.ext.i18n. Autoescaping is on (Django's backend sets it); markup made safe by Django
-(`SafeString`) is not escaped again, since it carries `__html__`.
+hidden input of `{% csrf_token %}`), the `timestamp` filter (`|date:'U'`), the names of the engine's
+codes in the active language (`wind_name`, `wind_mark`, `meld_name`: games/names.py), and Django's
+gettext through jinja2.ext.i18n.
+
+Text is written `{{ _("中文") }}` (a Chinese msgid, as everywhere on the site), with `|format(n=…)` for a
+placeholder: `{{ _("第 %(n)s 局")|format(n=hand_number) }}`. That is the form Django's `makemessages`
+reads out of a template (`_("…")` first in a `{{ }}`), so the table's strings land in
+locale/en/LC_MESSAGES/django.po with the rest. The plain (not "newstyle") gettext is installed for
+that reason: newstyle's `_("…", n=…)` is not found by makemessages. Its result is a plain string, so
+autoescaping escapes it like any variable. The active language is the request's, or for a socket
+frame the one `rendering.render_for_viewers` activates for that socket.
+
+Autoescaping is on (Django's backend sets it); markup made safe by Django (`SafeString`) is not escaped
+again, since it carries `__html__`.
 """
 
 from __future__ import annotations
@@ -25,6 +36,7 @@ from django.utils.safestring import mark_safe
 from jinja2 import Environment, Undefined
 from markupsafe import Markup
 
+from games import names
 from games.templatetags.mahjong import tile, tile_back
 
 
@@ -76,9 +88,17 @@ def environment(**options) -> Environment:
     # `{{ name }}` into a frame: a missing variable renders as nothing, as in Django's templates.
     options["undefined"] = Undefined
     env = Environment(**options)
-    env.install_gettext_callables(translation.gettext, translation.ngettext, newstyle=True)
+    env.install_gettext_callables(translation.gettext, translation.ngettext, newstyle=False)
     # Filters, not globals, for what a frame calls often: Jinja2 calls a filter directly, a global
     # function through `Context.call` (twice the cost of a tile).
     env.globals.update(url=url, csrf_field=csrf_field)
-    env.filters.update(tile=tile, tiles=tiles, tile_back=tile_back_markup, timestamp=timestamp)
+    env.filters.update(
+        tile=tile,
+        tiles=tiles,
+        tile_back=tile_back_markup,
+        timestamp=timestamp,
+        wind_name=names.wind_name,
+        wind_mark=names.wind_mark,
+        meld_name=names.meld_name,
+    )
     return env

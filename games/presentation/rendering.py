@@ -2,6 +2,11 @@
 
 Everything game-related comes from the engine's `HandView` (`state.hand_view(seat)`) for the viewer's
 own seat (or `hand_view(None)` for a spectator); the full state never reaches a template.
+
+Words are in the active language: a page's request's, or for a socket frame the socket's (its
+`language`, which `render_for_viewers` activates around that viewer's frame). What is shared between
+viewers and holds words (seat blocks, the settlement panel, the spectators' frame) is shared per
+language.
 """
 
 from __future__ import annotations
@@ -11,13 +16,15 @@ from collections import Counter
 from dataclasses import fields, is_dataclass
 from functools import lru_cache
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template import engines
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import trans_real
 
 from games import names, selectors, store
 from games.engine.kinds import Phase
@@ -55,6 +62,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
     users and profiles, when the caller already has them)."""
     if seats is None:
         seats = list(table.seats.select_related("user__profile").order_by("index"))
+    language = translation.get_language() or settings.LANGUAGE_CODE  # read once: a context-local read
     me = next((s for s in seats if user is not None and user.is_authenticated and s.user_id == user.pk), None)
     viewer = me.index if me else None
     anchor = viewer if viewer is not None else 0
@@ -87,7 +95,8 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         "can_sit": waiting and me is None and has_empty,
         "has_empty": has_empty,
         "state": None,
-        "bot_levels": bot_level_choices(),
+        "bot_levels": bot_level_choices(language),
+        "_": _memoised_gettext(language),
         # Platform rules (issue 4): the stake, the ready check's countdown, 托管.
         "is_owner": me is not None and table.owner_id == me.user_id,
         "stand_url": _stand_url(table.pk),
@@ -97,7 +106,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
     }
     shared = _version_data(table)
     if shared.state is None:
-        ctx["seat_html"] = {v.position: _seat_html(v, False) for v in views}
+        ctx["seat_html"] = {v.position: _seat_html(v, False, language) for v in views}
         return ctx
     view = shared.view(viewer)
     public = view.public
@@ -119,7 +128,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         {
             "state": public,
             "phase": public.phase,
-            "phase_name": names.pair(names.PHASES, public.phase),
+            "phase_name": names.name_of(names.PHASES, public.phase),
             "hand_number": shared.hand_number,
             "commitment": public.commitment,
             "my_hand": sorted_tiles(view.hand or ()),
@@ -143,7 +152,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         }
     )
     if ended:
-        ctx["panel"] = _panel(shared, views, table)
+        ctx["panel"] = _panel(shared, views, table, language)
         ctx["next_hand"] = next_hand_view(table, seats, views, viewer, ctx["now"])
     keys = [key for _, key in public_seats]
     own_melds = view.own_melds
@@ -151,7 +160,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         # The viewer's own concealed kongs face up, in their block only: memoised on all its inputs.
         views[viewer].melds = [meld_view(m, viewer) for m in own_melds]
         keys[viewer] = None
-    ctx["seat_html"] = {v.position: _seat_html(v, True, shared, keys[v.index]) for v in views}
+    ctx["seat_html"] = {v.position: _seat_html(v, True, language, shared, keys[v.index]) for v in views}
     return ctx
 
 
@@ -182,7 +191,8 @@ class _VersionData:
         self._views: dict[int | None, HandView] = {}
         self.seat_blocks: dict[tuple, str] = {}  # see `_seat_html`
         self._public_seats: list[tuple[dict, tuple]] | None = None
-        self.panel = None  # the settlement panel, once the hand has ended (the same for every viewer)
+        # The settlement panel by language, once the hand has ended (the same for every viewer).
+        self.panels: dict[str, object] = {}
         self._garden_over: bool | None = None
 
     def garden_over(self, table: Table) -> bool:
@@ -301,7 +311,11 @@ def _freeze(value):
 
 
 def _seat_html(
-    seat: SeatView, has_state: bool, shared: _VersionData | None = None, public_key: tuple | None = None
+    seat: SeatView,
+    has_state: bool,
+    language: str,
+    shared: _VersionData | None = None,
+    public_key: tuple | None = None,
 ) -> str:
     """The seat block for this seat as the viewer sees it, rendered once per distinct content; the
     seat's position on screen is put in afterwards (it is the block's first class).
@@ -311,8 +325,9 @@ def _seat_html(
     `view()` gives every viewer the same public `seats` (tests/games/test_render_cache.py checks it).
     So the viewers of a version look a block up by the few things that are not the game's."""
     if shared is None:
-        return mark_safe(_seat_block(seat, has_state).replace(_POSITION_MARK, seat.position, 1))
+        return mark_safe(_seat_block(seat, has_state, language).replace(_POSITION_MARK, seat.position, 1))
     key = (
+        language,
         seat.index,
         seat.is_me,
         seat.name,
@@ -325,7 +340,7 @@ def _seat_html(
     )
     html = shared.seat_blocks.get(key)
     if html is None:
-        html = shared.seat_blocks[key] = _seat_block(seat, has_state, public_key)
+        html = shared.seat_blocks[key] = _seat_block(seat, has_state, language, public_key)
     return mark_safe(html.replace(_POSITION_MARK, seat.position, 1))
 
 
@@ -333,16 +348,22 @@ _BLOCK_INPUTS = tuple(f.name for f in fields(SeatView) if f.name != "position")
 _PRIVATE_INPUTS = tuple(name for name in _BLOCK_INPUTS if name not in PUBLIC_FIELDS)
 
 
-def _seat_block(seat: SeatView, has_state: bool, public_key: tuple | None = None) -> str:
+def _seat_block(seat: SeatView, has_state: bool, language: str, public_key: tuple | None = None) -> str:
     """The block with a mark for its position, memoised on all of its inputs across versions
     (`public_key`: the frozen public fields, `_VersionData.public_seats`, when known)."""
     if public_key is None:
-        key = (has_state, *[_freeze(getattr(seat, name)) for name in _BLOCK_INPUTS])
+        key = (language, has_state, *[_freeze(getattr(seat, name)) for name in _BLOCK_INPUTS])
     else:
-        key = (has_state, "public", public_key, *[_freeze(getattr(seat, name)) for name in _PRIVATE_INPUTS])
+        private = [_freeze(getattr(seat, name)) for name in _PRIVATE_INPUTS]
+        key = (language, has_state, "public", public_key, *private)
     html = _seat_blocks.get(key)
     if html is None:
-        html = render_region("seat", {"s": _with_position(seat, _POSITION_MARK), "state": has_state})
+        ctx = {
+            "s": _with_position(seat, _POSITION_MARK),
+            "state": has_state,
+            "_": _memoised_gettext(language),
+        }
+        html = render_region("seat", ctx)
         with _lock:
             if len(_seat_blocks) >= _MAX_SEAT_BLOCKS:
                 _seat_blocks.clear()
@@ -361,7 +382,7 @@ def _centre(public: PublicView, views: list[SeatView]) -> dict:
     seat to move (during a claim window, at the discarder: who may claim is nobody's business)."""
     mover = public.current_seat
     return {
-        "marks": [(v.position, v.wind_zh, v.index == mover) for v in views],
+        "marks": [(v.position, v.wind, v.index == mover) for v in views],
         "pointer": views[mover].position,
         "kaibao": kaibao(tuple(public.dice)),
     }
@@ -401,10 +422,11 @@ def _swap(view: HandView) -> dict:
     }
 
 
-def _panel(shared: _VersionData, views: list[SeatView], table: Table):
-    if shared.panel is None:
-        shared.panel = settlement_panel(shared.state, views, list(table.scores or []))
-    return shared.panel
+def _panel(shared: _VersionData, views: list[SeatView], table: Table, language: str):
+    panel = shared.panels.get(language)
+    if panel is None:
+        panel = shared.panels[language] = settlement_panel(shared.state, views, list(table.scores or []))
+    return panel
 
 
 # --- entry points used by views and consumers ---------------------------------------------------
@@ -477,33 +499,44 @@ def _offer_read(table: Table, seats: list[Seat] | None) -> None:
 
 
 def render_table_fragments(
-    table_id: int, user, csrf_cookie: str | None = None, version: int | None = None, created=None
+    table_id: int,
+    user,
+    csrf_cookie: str | None = None,
+    version: int | None = None,
+    created=None,
+    language: str | None = None,
 ) -> tuple[int, str]:
     """(version, html): every live region of the table for this viewer, each marked for an OOB swap.
     `version`, `created`: the version an update announced and the table's `created` as the socket
-    learnt it (a process-wide read of that version may then be reused)."""
-    return render_for_viewers(table_id, [(user, csrf_token_for(csrf_cookie))], version, created)[0]
+    learnt it (a process-wide read of that version may then be reused); `language`: the frame's
+    (None: the active one)."""
+    viewer = (user, csrf_token_for(csrf_cookie), language)
+    return render_for_viewers(table_id, [viewer], version, created)[0]
 
 
 def render_for_viewers(table_id: int, viewers: list[tuple], version: int | None = None, created=None) -> list:
     """`render_table_fragments` for several viewers of one table at once, from one read: `viewers` are
-    (user, csrf token) pairs; returns one (version, html) per viewer, in order."""
+    (user, csrf token, language) triples (language None: the active one); returns one (version, html)
+    per viewer, in order."""
     table, seats = _table_for_update(table_id, version, created)
     if table is None:
         return [(-1, "")] * len(viewers)
     seated = {s.user_id for s in seats or () if s.user_id}
-    spectators: dict[bool, str] = {}
+    spectators: dict[tuple[bool, str], str] = {}
     frames = []
-    for user, csrf_token in viewers:
+    for user, csrf_token, language in viewers:
+        language = language or translation.get_language()
         signed_in = user is not None and user.is_authenticated
-        if signed_in and user.pk in seated:
-            frames.append((table.version, _render_frame(table, user, seats, csrf_token)))
-            continue
-        # Everyone not seated sees the same frame (signed in or not): rendered once per version.
-        # Its forms carry no token of their own; htmx sends the page's (base.html's hx-headers).
-        html = spectators.get(signed_in)
-        if html is None:
-            html = spectators[signed_in] = _render_frame(table, user, seats, "NOTPROVIDED")
+        with translation.override(language):
+            if signed_in and user.pk in seated:
+                frames.append((table.version, _render_frame(table, user, seats, csrf_token)))
+                continue
+            # Everyone not seated sees the same frame (signed in or not) in their language: rendered
+            # once per version. Its forms carry no token of their own; htmx sends the page's
+            # (base.html's hx-headers).
+            html = spectators.get((signed_in, language))
+            if html is None:
+                html = spectators[signed_in, language] = _render_frame(table, user, seats, "NOTPROVIDED")
         frames.append((table.version, html))
     return frames
 
@@ -536,8 +569,34 @@ def render_region(name: str, ctx: dict) -> str:
     """One region of the table (templates/jinja2/games/table/NAME.html), the only source of its HTML: the page,
     the socket's frames and the seat-block memo all render it from there."""
     template, globals_ = _template(name)
+    if "_" not in ctx:
+        ctx = {**ctx, "_": _active_gettext()}
     context = template.new_context({**globals_, **ctx}, shared=True)
     return SafeString(template.environment.concat(template.root_render_func(context)))
+
+
+def _active_gettext():
+    """The active language's `_` for the templates, found once per region and memoised per msgid.
+
+    Django's `gettext` finds the active language anew on every call (a context-local read) and then
+    looks the msgid up in each of the language's catalogues in turn; the i18n extension's `_` adds a
+    second call through the template context. A frame has about twenty strings, and that cost a
+    third of its render (bench/render_bench.py). The catalogues do not change while a process runs."""
+    return _memoised_gettext(translation.get_language() or settings.LANGUAGE_CODE)
+
+
+@lru_cache(maxsize=16)
+def _memoised_gettext(language: str):
+    lookup = trans_real.translation(language).gettext
+    found: dict[str, str] = {}
+
+    def gettext(message: str) -> str:
+        text = found.get(message)
+        if text is None:
+            text = found[message] = lookup(message)
+        return text
+
+    return gettext
 
 
 def _template(name: str) -> tuple:
@@ -566,8 +625,10 @@ def table_page_context(table: Table, request) -> dict:
     return ctx
 
 
-def render_error(error: ServiceError) -> str:
-    return render_region("error", {"error": error, "oob": True})
+def render_error(error: ServiceError, language: str | None = None) -> str:
+    """The error region for a socket, in its `language` (None: the active one)."""
+    with translation.override(language or translation.get_language()):
+        return render_region("error", {"error": error, "oob": True})
 
 
 def lobby_context(user) -> dict:
@@ -589,7 +650,9 @@ def lobby_context(user) -> dict:
     return {"rooms": rooms, "user": user}
 
 
-def render_lobby_fragment(user, csrf_cookie: str | None = None) -> str:
-    ctx = lobby_context(user)
-    ctx.update(oob=True, csrf_token=csrf_token_for(csrf_cookie))
-    return render_to_string("games/lobby.html#rooms", ctx)
+def render_lobby_fragment(user, csrf_cookie: str | None = None, language: str | None = None) -> str:
+    """The lobby's rooms for a socket, in its `language` (None: the active one)."""
+    with translation.override(language or translation.get_language()):
+        ctx = lobby_context(user)
+        ctx.update(oob=True, csrf_token=csrf_token_for(csrf_cookie))
+        return render_to_string("games/lobby.html#rooms", ctx)

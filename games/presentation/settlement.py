@@ -1,12 +1,13 @@
 """The settlement panel shown over the table when a hand ends (issue 13): every hand laid down (摊牌)
 with the winning tile marked, and the scoring explained the way the calculator explains it (pattern
-and features in Chinese and English, the 花 lines, the value steps, who pays whom and why — 承包,
+and features, the 花 lines, the value steps, who pays whom and why — 承包,
 抢杠, the loss cap — through the one partial `templates/scoring/explanation.html`), each seat's ± for
 the hand and the match, the next dealer and the 荒番 count; 流局 for a drawn hand.
 
-Built once per ended version for all its viewers: everything in it is public once the hand is over.
-Who is ready for the next hand (`next_hand_view`) is built per render: it is small, and the viewer's
-own button depends on it.
+Built once per ended version and language for all its viewers: everything in it is public once the
+hand is over; its words (the explanation's) are in the language active while it is built. Who is
+ready for the next hand (`next_hand_view`) is built per render: it is small, and the viewer's own
+button depends on it.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ class LaidDown:
 
     index: int
     name: str
-    wind_zh: str
+    wind: str  # the wind's tile code (the template names it)
     is_dealer: bool
     melds: list = field(default_factory=list)  # rendering.MeldView, face up
     concealed: list[str] = field(default_factory=list)
@@ -66,7 +67,7 @@ def settlement_panel(state: GameState, seats: list, scores: list[int]) -> Panel:
             LaidDown(
                 index=seat.index,
                 name=seat.name,
-                wind_zh=seat.wind_zh,
+                wind=seat.wind,
                 is_dealer=seat.is_dealer,
                 melds=seat.melds,
                 concealed=concealed,

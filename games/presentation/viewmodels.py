@@ -19,19 +19,14 @@ from games.engine.view import Discard, MeldFace, PublicView, SeatPublic
 from games.models import Seat
 
 POSITIONS = ("bottom", "right", "top", "left")
-MELD_KIND_NAMES = {
-    "chow": "吃",
-    "pong": "碰",
-    "kong_exposed": "明杠",
-    "kong_added": "上杠",
-    "kong_concealed": "暗杠",
-}
 
 
 @dataclass
 class MeldView:
+    """A meld as a block shows it; its words (the kind's name) are the template's (`meld_name`), so
+    the view is the same in every language."""
+
     kind: str
-    label: str
     tiles: list[str]
     claimed: str | None
     from_seat: int | None
@@ -67,8 +62,7 @@ class SeatView:
     is_bot: bool
     is_me: bool
     connected: bool
-    wind: str = ""
-    wind_zh: str = ""
+    wind: str = ""  # the wind's tile code, "1z".."4z" (its words: the `wind_mark`/`wind_name` filters)
     is_dealer: bool = False
     is_current: bool = False
     score: int = 0
@@ -97,12 +91,11 @@ class SeatView:
 
 @dataclass
 class Choice:
-    """One button of the claim / turn bar."""
+    """One button of the claim / turn bar; `label` in the viewer's language."""
 
     action: str
     kind: str
-    label_zh: str
-    label_en: str
+    label: str
     tiles: list[str]
 
 
@@ -117,7 +110,7 @@ def seat_name(seat: Seat) -> str:
             profile = None
         return (profile.display_name if profile else "") or user.get_username()
     if seat.is_bot:
-        return " ".join(names.bot_name_pair(seat.index, seat.bot_level))
+        return names.bot_name(seat.index, seat.bot_level)
     return ""
 
 
@@ -126,7 +119,6 @@ def meld_view(face: MeldFace, owner: int | None = None) -> MeldView:
     kind = face.kind.value
     return MeldView(
         kind,
-        MELD_KIND_NAMES.get(kind, kind),
         list(face.tiles),
         face.claimed,
         face.from_seat,
@@ -163,22 +155,23 @@ def choices(legal: tuple[Action, ...]) -> tuple[set[str], list[Choice]]:
             continue
         if kind in SWAP_KINDS:
             continue
-        zh, en = names.pair(names.ACTIONS, kind)
+        label = names.name_of(names.ACTIONS, kind)
         if kind == ActionKind.CHOW:
             tiles = [code_to_str(code + i) for i in range(3)]  # `tile` is the sequence's lowest
         elif code is not None:
             tiles = [code_to_str(code)]
         else:
             tiles = []
-        buttons.append(Choice(str(action), kind, zh, en, tiles))
+        buttons.append(Choice(str(action), kind, label, tiles))
     order = {kind: i for i, kind in enumerate(CHOICE_ORDER)}
     buttons.sort(key=lambda c: order.get(c.kind, len(order)))
     return discards, buttons
 
 
-@lru_cache(maxsize=1)
-def bot_level_choices() -> tuple[tuple[str, str], ...]:
-    return tuple((level, " ".join(names.pair(names.BOT_LEVELS, level))) for level in bot_levels())
+@lru_cache(maxsize=8)
+def bot_level_choices(language: str) -> tuple[tuple[str, str], ...]:
+    """(level, its name) for the bot level selects; `language`: the active one (the cache's key)."""
+    return tuple((level, names.name_of(names.BOT_LEVELS, level)) for level in bot_levels())
 
 
 @lru_cache(maxsize=256)
@@ -192,7 +185,6 @@ def sorted_tiles(tiles: list[str]) -> list[str]:
 
 PUBLIC_FIELDS = (
     "wind",
-    "wind_zh",
     "is_dealer",
     "is_current",
     "just_discarded",
@@ -211,7 +203,6 @@ def public_seat(public: PublicView, seat: SeatPublic) -> dict:
     phase = public.phase
     fields_ = {
         "wind": seat.wind,
-        "wind_zh": names.pair(names.WINDS, seat.wind)[0],
         "is_dealer": seat.seat == public.dealer,
         "is_current": phase == Phase.TURN and seat.seat == public.current_seat,
         "just_discarded": phase == Phase.CLAIMS and seat.seat == public.current_seat,

@@ -9,6 +9,7 @@ the next owner sets a new one when the table waits again.
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy
 
 from games.errors import ServiceError
 from games.models import Seat, Table
@@ -79,7 +80,7 @@ def table_refuse_stake(*, table_id: int, user) -> None:
         if table.stake is None:
             raise ServiceError("stake_not_set")
         if table.owner_id == user.pk:
-            raise ServiceError("not_owner", "The owner set this stake; stand up to leave instead.")
+            raise ServiceError("not_owner", gettext_lazy("底分是桌主定的；要离开请站起"))
         table_stand(table_id=table_id, user=user)
 
 

@@ -12,9 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils.functional import lazy
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.errors import ServiceError
 from games.models import Room, Table
+from games.names import in_language
 from games.table_options import OPTIONS_BY_KEY, PRESET_NAMES
 
 from .changes import bump, locked_table, require_user
@@ -39,27 +43,27 @@ class TableChoices:
     stake: int | None = None
 
 
-def _refuse(code: str, en: str, zh: str, field: str | None = None) -> ServiceError:
-    """A refusal with words for this case; `field`: the choice it concerns (a form shows it there)."""
-    error = ServiceError(code, en)
-    error.message_zh, error.field = zh, field
+def _refuse(code: str, message, field: str | None = None) -> ServiceError:
+    """A refusal with words for this case (lazy: shown in the language of whoever reads it);
+    `field`: the choice it concerns (a form shows it there)."""
+    error = ServiceError(code, message)
+    error.field = field
     return error
 
 
-def _timer(room: Room, value, field: str, name_zh: str, name_en: str) -> int | None:
+_option_name = lazy(lambda option: in_language((option.zh, option.en)), str)
+
+
+def _timer(room: Room, value, field: str, name) -> int | None:
     if value is None or value == "":
         return None
     if type(value) is not int:
-        raise _refuse(
-            "bad_timer", f"{name_en} must be a whole number of seconds.", f"{name_zh}必须是整数秒", field
-        )
+        raise _refuse("bad_timer", format_lazy(_("{name}必须是整数秒"), name=name), field)
     if not room.timer_min <= value <= room.timer_max:
-        raise _refuse(
-            "bad_timer",
-            f"{name_en} must be between {room.timer_min} and {room.timer_max} seconds in this room.",
-            f"{name_zh}必须在{room.timer_min}到{room.timer_max}秒之间",
-            field,
+        message = format_lazy(
+            _("{name}必须在{low}到{high}秒之间"), name=name, low=room.timer_min, high=room.timer_max
         )
+        raise _refuse("bad_timer", message, field)
     return value
 
 
@@ -67,36 +71,29 @@ def clean_choices(room: Room, choices: TableChoices) -> dict[str, Any]:
     """The Table fields for these choices, or a ServiceError naming the first thing the room refuses."""
     preset = choices.preset or room.preset
     if preset not in PRESET_NAMES or preset not in (room.allowed_presets or []):
-        raise _refuse(
-            "preset_not_allowed", f"This room does not offer the preset {preset!r}.", "本房间没有这个玩法"
-        )
+        raise _refuse("preset_not_allowed", _("本房间没有这个玩法"))
     options = choices.options
     if not isinstance(options, dict):
-        raise _refuse("bad_options", "Options must be a set of named choices.", "选项格式不对")
+        raise _refuse("bad_options", _("选项格式不对"))
     for key in options:
         if key not in OPTIONS_BY_KEY:
-            raise _refuse("bad_options", f"There is no option {key!r}.", "没有这个选项")
+            raise _refuse("bad_options", _("没有这个选项"))
         if key not in (room.allowed_options or []):
             option = OPTIONS_BY_KEY[key]
-            raise _refuse(
-                "option_not_allowed",
-                f"This room does not let tables set {option.en}.",
-                f"本房间不能设定{option.zh}",
-            )
+            message = format_lazy(_("本房间不能设定{option}"), option=_option_name(option))
+            raise _refuse("option_not_allowed", message)
     try:
         room_rules(room, preset, options)
     except (ValueError, TypeError) as error:
-        raise _refuse("bad_options", f"Those options are not valid: {error}", "选项不合规则") from None
+        raise _refuse("bad_options", format_lazy(_("选项不合规则：{error}"), error=error)) from None
     stake = choices.stake
     if stake is not None and stake not in room_stakes(room):
         raise ServiceError("bad_stake")
     return {
         "preset": preset,
         "options": dict(options),
-        "discard_timeout": _timer(
-            room, choices.discard_timeout, "discard_timeout", "出牌时间", "The discard timer"
-        ),
-        "claim_timeout": _timer(room, choices.claim_timeout, "claim_timeout", "吃碰时间", "The claim timer"),
+        "discard_timeout": _timer(room, choices.discard_timeout, "discard_timeout", _("出牌时间")),
+        "claim_timeout": _timer(room, choices.claim_timeout, "claim_timeout", _("吃碰时间")),
         "private": bool(choices.private),
         "stake": stake,
     }
@@ -154,13 +151,9 @@ def table_change_settings(*, table_id: int, user, choices: TableChoices) -> Tabl
     with transaction.atomic():
         table = locked_table(table_id)
         if table.owner_id != user.pk:
-            raise _refuse("not_owner", "Only the table's owner changes its settings.", "只有桌主可以修改设定")
+            raise _refuse("not_owner", _("只有桌主可以修改设定"))
         if table.status != Table.Status.WAITING or table.matches.exists():
-            raise _refuse(
-                "settings_locked",
-                "The table's settings are fixed once a match has started.",
-                "牌局开始后设定不能再改",
-            )
+            raise ServiceError("settings_locked")
         fields = clean_choices(table.room, choices)
         if fields.pop("stake") not in (None, table.stake):
             raise ServiceError("stake_already_set" if table.stake is not None else "bad_stake")

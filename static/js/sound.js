@@ -71,7 +71,8 @@
     if (!button) return;
     var on = enabled();
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? "声音 开 Sound on" : "静音 Muted";
+    // The words are the template's, in the page's language (board.html: data-on, data-off).
+    button.textContent = on ? button.dataset.on : button.dataset.off;
   }
 
   function onUpdate() {

@@ -1,4 +1,5 @@
-"""Every code the scoring engine can return has a Chinese and an English name (none shows raw)."""
+"""Every code the scoring engine can return has a Chinese and an English name (none shows raw, and
+the English catalogue translates each)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from games.engine.scoring.lazi import FIXED
 
 
 def _named(table: dict, code: str) -> bool:
-    zh, en = table[code]
-    return bool(zh) and bool(en) and zh != code and en != code
+    """Named in Chinese and, in the English catalogue, in English (not the Chinese left as is)."""
+    zh, en = names.pair(table, code)
+    return bool(zh) and bool(en) and code not in (zh, en) and zh != en
 
 
 def test_every_pattern_has_names():
@@ -32,5 +34,5 @@ def test_every_room_option_value_has_names():
     assert set(names.RULE_OPTIONS) == set(options)
     for option, values in options.items():
         assert set(names.RULE_OPTIONS[option]) == set(values)
-        assert all(all(label) for label in names.RULE_OPTIONS[option].values())
-        assert all(names.RULE_OPTION_LABELS[option])
+        assert all(_named(names.RULE_OPTIONS[option], value) for value in values)
+        assert _named(names.RULE_OPTION_LABELS, option)

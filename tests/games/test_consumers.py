@@ -220,7 +220,7 @@ async def test_lobby_socket_pushes_table_changes():
         assert 'id="lobby-rooms"' in first and f'data-table="{table_id}"' in first
         await database_sync_to_async(services.table_fill_bots)(table_id=table_id, user=alice)
         frame = await lobby.receive_from(timeout=5)
-        assert "Bot" in frame
+        assert "机器人·乙" in frame  # the lobby socket speaks its page's language: Chinese by default
     finally:
         await lobby.disconnect()
 

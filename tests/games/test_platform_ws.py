@@ -119,7 +119,7 @@ async def test_stake_set_accepted_and_match_started_over_the_socket():
         assert 'data-testid="accept-stake"' not in await latest(b, table_id, after=v)
         v = await command(a, table_id, {"command": "start"})
         frame = await latest(b, table_id, after=v)
-        assert "已准备 Ready" in frame and "Ready check" in frame
+        assert "已准备" in frame and "准备倒计时" in frame
         assert (await table_row(table_id)).status == Table.Status.WAITING
         v = await command(b, table_id, {"command": "start"})
         frame = await latest(a, table_id, after=v)
@@ -141,7 +141,7 @@ async def test_refusing_the_stake_over_the_socket_leaves_the_table():
         v = await command(b, table_id, {"command": "refuse_stake"})
         frame = await latest(a, table_id, after=v)
         assert (await seat_row(table_id, 1)).user is None
-        assert 'data-seat="1">空座 empty' in frame
+        assert 'data-seat="1">空座' in frame
     finally:
         await closing(a, b)
 
@@ -186,7 +186,7 @@ async def test_ready_timeout_removes_the_player_and_everyone_sees_it():
         await tick(16)
         frame = await latest(a, table_id, after=v)
         assert (await seat_row(table_id, 1)).user is None
-        assert "Ready check" not in frame and 'data-seat="1">空座 empty' in frame
+        assert "准备倒计时" not in frame and 'data-seat="1">空座' in frame
     finally:
         await closing(a, b)
 
@@ -231,13 +231,13 @@ async def test_disconnect_past_the_grace_period_penalises_and_autoplays_until_re
         assert await penalty_journal_total(penalty) == 0
         seat = await seat_row(table_id, 0)
         assert seat.autoplay and seat.user_id == ann.pk
-        assert "托管 Auto" in await latest(watcher, table_id, after=v)
+        assert '<span class="badge autoplay">托管</span>' in await latest(watcher, table_id, after=v)
         v = (await table_row(table_id)).version
         back = Reader(await connect(f"/ws/table/{table_id}/", ann))
         try:
             await back.next()
             assert not (await seat_row(table_id, 0)).autoplay
-            assert "托管 Auto" not in await latest(watcher, table_id, after=v)
+            assert '<span class="badge autoplay">托管</span>' not in await latest(watcher, table_id, after=v)
             assert len(await penalties()) == 1
         finally:
             await closing(back)

@@ -14,7 +14,7 @@ from games.presentation.settlement import settlement_panel
 
 def test_the_claimed_tile_lies_at_the_side_of_the_seat_it_came_from():
     def turned_at(owner: int, source: int) -> int:
-        meld = viewmodels.MeldView("pong", "碰", ["5p", "5p", "5p"], "5p", source, 0, owner)
+        meld = viewmodels.MeldView("pong", ["5p", "5p", "5p"], "5p", source, 0, owner)
         return [mark for _, mark in meld.tile_items].index("turned")
 
     assert turned_at(owner=0, source=3) == 0  # 上家: left

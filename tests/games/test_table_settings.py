@@ -3,10 +3,11 @@ lobby, immutability once a match starts, and hands dealt and played with each §
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import services
 from games.engine.rules import Rules
@@ -17,6 +18,8 @@ from games.services.rooms import RoomSettingsError, check_room_settings, room_sa
 from games.services.table_settings import INVITE_ALPHABET, TableChoices, table_change_settings, table_open
 
 from .helpers import replay_hand, state_of
+
+HAN = re.compile(r"[\u3400-\u9fff]")
 
 
 def lazi_choices(**changes) -> TableChoices:
@@ -75,7 +78,10 @@ def test_choices_the_room_does_not_allow_are_refused(room, alice, room_changes, 
     with pytest.raises(services.ServiceError) as refused:
         table_open(room_id=room.pk, user=alice, choices=choices)
     assert refused.value.code == code
-    assert refused.value.message_en and refused.value.message_zh
+    with translation.override("zh-hans"):
+        assert HAN.search(refused.value.message)
+    with translation.override("en"):
+        assert refused.value.message and not HAN.search(refused.value.message)
     assert not Table.objects.exists()
 
 

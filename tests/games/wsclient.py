@@ -22,11 +22,17 @@ def session_cookie(user) -> str:
     return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
-async def connect(path: str, user=None) -> WebsocketCommunicator:
+async def connect(path: str, user=None, language: str | None = None) -> WebsocketCommunicator:
+    """A connected socket, signed in as `user` if given, from a page in `language` (the language
+    cookie) if given."""
     headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    cookies = []
     if user is not None:
-        cookie = await session_cookie(user)
-        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
+        cookies.append(f"{settings.SESSION_COOKIE_NAME}={await session_cookie(user)}")
+    if language is not None:
+        cookies.append(f"{settings.LANGUAGE_COOKIE_NAME}={language}")
+    if cookies:
+        headers.append((b"cookie", "; ".join(cookies).encode()))
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect()
     assert connected
