@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -117,23 +117,27 @@ def test_a_disconnect_while_waiting_is_not_an_absence(room, alice):
 # --- 托管 after two consecutive timeouts ----------------------------------------------------------
 
 
-def time_out_alice(table) -> None:
+def time_out_alice(table) -> datetime:
+    """The clock times alice out; returns the moment it ticked. The bots' moves in that tick are dated
+    then, so the clock must be asked at that moment or later to let them go on."""
     table.refresh_from_db()
-    services.clock_tick(now=table.turn_deadline + timedelta(seconds=1))
+    at = table.turn_deadline + timedelta(seconds=1)
+    services.clock_tick(now=at)
+    return at
 
 
 def test_two_consecutive_timeouts_start_autoplay_and_cancel_ends_it(bot_table, alice):
     advance_to_seat_zero(bot_table)
-    time_out_alice(bot_table)
+    later = time_out_alice(bot_table)
     seat = alice_seat(bot_table)
     assert seat.timeouts == 1 and not seat.autoplay
-    advance_to_seat_zero(bot_table)
-    time_out_alice(bot_table)
+    advance_to_seat_zero(bot_table, now=later)
+    later = time_out_alice(bot_table)
     seat = alice_seat(bot_table)
     assert seat.autoplay and seat.autoplay_reason == "timeouts"
     # every seat now plays itself with no think delay, so the clock never waits for alice's turn
     # timer again: the hand runs to its end, and no further timeout is counted for her
-    services.clock_tick(now=timezone.now())
+    services.clock_tick(now=later)
     assert state_of(bot_table).phase == "ended"
     assert alice_seat(bot_table).timeouts == 2
     version = Table.objects.get(pk=bot_table.pk).version
@@ -148,15 +152,15 @@ def test_two_consecutive_timeouts_start_autoplay_and_cancel_ends_it(bot_table, a
 
 def test_an_own_move_breaks_the_run_of_timeouts(bot_table, alice):
     advance_to_seat_zero(bot_table)
-    time_out_alice(bot_table)
+    later = time_out_alice(bot_table)
     assert alice_seat(bot_table).timeouts == 1
-    state = advance_to_seat_zero(bot_table)
+    state = advance_to_seat_zero(bot_table, now=later)
     bot_table.refresh_from_db()
     services.table_act(
         table_id=bot_table.pk, user=alice, action=str(state.timeout_action(0)), version=bot_table.version
     )
     assert alice_seat(bot_table).timeouts == 0
-    advance_to_seat_zero(bot_table)
+    advance_to_seat_zero(bot_table, now=later)  # a window the clock opened at `later` is timed from then
     time_out_alice(bot_table)
     seat = alice_seat(bot_table)
     assert seat.timeouts == 1 and not seat.autoplay
