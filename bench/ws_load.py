@@ -412,7 +412,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ws_load: {error}", file=sys.stderr)
         return 2
     try:
-        room = {"discard_timeout": 600, "claim_timeout": 600, "bot_delay": 1}
+        # Nobody times out, and the clock never deals the next hand for the players before they press.
+        room = {"discard_timeout": 600, "claim_timeout": 600, "ready_timeout": 600, "bot_delay": 1}
         if args.claim_pause is not None:
             room["claim_pause"] = args.claim_pause
         seeded = cluster.seed("tables", timeout=1800, count=args.tables, humans=4, room=room)
