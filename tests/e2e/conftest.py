@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from .pages import VISITOR
+
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -125,6 +127,13 @@ def server_url(server_env):
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """The browsers read the site in its default language, Chinese (a browser's Accept-Language picks
+    the page's and the socket's language; Debian's chromium asks for en-US)."""
+    return {**browser_context_args, **VISITOR}
 
 
 @pytest.fixture(scope="session")

@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+# A browser as the tests' players use it: reading the site in Chinese, its default language.
+VISITOR = {"locale": "zh-CN"}
+
+
+def other_browser(page: Page) -> Page:
+    """A page in a new browser context (another person, no shared cookies) set up like `page`'s."""
+    return page.context.browser.new_context(**VISITOR).new_page()
+
 
 def sign_up(page: Page, server_url: str, name: str) -> None:
     """Make an account through the sign-up form and land on the lobby."""

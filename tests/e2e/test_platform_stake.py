@@ -6,14 +6,14 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .pages import sign_up
+from .pages import other_browser, sign_up
 
 WAIT_MS = 20_000
 
 
 def test_stake_agreement_and_ready_check_in_two_browsers(page: Page, server_url: str, results_dir):
     owner = page
-    guest = page.context.browser.new_context().new_page()
+    guest = other_browser(page)
     try:
         sign_up(owner, server_url, "stake-owner")
         sign_up(guest, server_url, "stake-guest")

@@ -6,6 +6,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from .pages import other_browser
+
 MAX_MOVES = 200
 WAIT_MS = 30_000
 
@@ -26,7 +28,7 @@ def _wait_for_change(page: Page, version: str) -> None:
 
 def _spectator_sees_public_information_only(page: Page, *, ended: bool) -> None:
     """An anonymous watcher in another browser context: the table, but no hand and no buttons."""
-    watcher = page.context.browser.new_context().new_page()
+    watcher = other_browser(page)
     try:
         watcher.goto(page.url)
         expect(watcher.locator("#board .seats")).to_be_visible()

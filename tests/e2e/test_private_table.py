@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .pages import sign_up
+from .pages import other_browser, sign_up
 
 WAIT_MS = 30_000
 MOVES = 6
@@ -37,7 +37,7 @@ def _play_a_move(page: Page) -> None:
 
 def test_private_lazi_table_by_form_and_invite_link(page: Page, server_url: str, results_dir):
     owner = page
-    guest = page.context.browser.new_context().new_page()
+    guest = other_browser(page)
     try:
         sign_up(owner, server_url, "private-owner")
         sign_up(guest, server_url, "private-guest")
