@@ -200,6 +200,33 @@ def test_the_calculator_fragment_and_the_explanation_follow_the_language(world):
     assert "Full flush" in en and "Full flush" not in zh and "清一色" in zh
 
 
+def test_the_lobby_and_the_new_table_form_render_one_language(world):
+    """Every table status, every house option with a changed value, its explanation, the form's
+    labels and choices: English only in `en` (but for what people typed), Chinese only in `zh-hans`."""
+    room = world["table"].room
+    room.name = "茶馆 Teahouse"  # a name someone typed stays as typed
+    room.save()
+    every_option = {"menqing": "lezi", "gangkai": "double", "haidi": "lezi", "payment": "bao_chong"}
+    every_option |= {"qingyise_9_bao": True, "garden": 50, "swap_tiles": True, "declare_ready": True}
+    for status in Table.Status.values:
+        table = Table.objects.create(
+            room=room, status=status, preset="lazi", options=every_option | {"hand_loss_cap_lezi": 3}
+        )
+        Seat.objects.create(table=table, index=0, user=world["alice"])
+        Seat.objects.bulk_create(Seat(table=table, index=i) for i in (1, 2, 3))
+    typed = {room.name, "alice", "bob"}
+    for path in ("/", f"/rooms/{room.pk}/tables/choose/"):
+        en_html = client_in("en", world["alice"]).get(path).content.decode()
+        zh_html = client_in("zh-hans", world["alice"]).get(path).content.decode()
+        for name in typed:
+            en_html, zh_html = en_html.replace(name, ""), zh_html.replace(name, "")
+        assert '<html lang="en">' in en_html and not chinese_in(en_html), (path, chinese_in(en_html))
+        assert "Shanghai Mahjong" not in zh_html and "Lazi" not in zh_html, path
+    lobby = client_in("en").get("/").content.decode()  # the lobby lists the tables not finished
+    for shown in ("Waiting", "In progress", "Garden (chip stacks)", "at least 1 lezi", "Lazi"):
+        assert shown in lobby
+
+
 def test_password_reset_mail_is_in_the_language_of_the_request(world):
     from django.core import mail
 
