@@ -227,6 +227,18 @@ def test_the_lobby_and_the_new_table_form_render_one_language(world):
         assert shown in lobby
 
 
+def test_the_replay_script_gets_its_words_from_the_page(world):
+    """replay.js writes the browser's fairness verdict with the words the page gives it (data-*),
+    so the script itself holds no language."""
+    path = f"/history/hands/{world['hand'].pk}/"
+    en = client_in("en").get(path).content.decode()
+    zh = client_in("zh-hans").get(path).content.decode()
+    en_span = re.search(r'<span id="fair-browser"[^>]*>', en).group(0)
+    assert 'data-ok="matches the commitment"' in en_span and not HAN.search(en_span)
+    assert 'data-ok="一致"' in zh and 'data-mismatch="不一致"' in zh
+    assert not HAN.search((Path(settings.BASE_DIR) / "static/js/replay.js").read_text())
+
+
 def test_password_reset_mail_is_in_the_language_of_the_request(world):
     from django.core import mail
 
