@@ -200,9 +200,10 @@ def test_the_calculator_fragment_and_the_explanation_follow_the_language(world):
     assert "Full flush" in en and "Full flush" not in zh and "清一色" in zh
 
 
-def test_the_lobby_and_the_new_table_form_render_one_language(world):
+def test_the_lobby_the_new_table_form_and_the_invite_render_one_language(world):
     """Every table status, every house option with a changed value, its explanation, the form's
-    labels and choices: English only in `en` (but for what people typed), Chinese only in `zh-hans`."""
+    labels and choices, a private table's invite page: English only in `en` (but for what people
+    typed), Chinese only in `zh-hans`; for a player and for a guest."""
     room = world["table"].room
     room.name = "茶馆 Teahouse"  # a name someone typed stays as typed
     room.save()
@@ -214,15 +215,19 @@ def test_the_lobby_and_the_new_table_form_render_one_language(world):
         )
         Seat.objects.create(table=table, index=0, user=world["alice"])
         Seat.objects.bulk_create(Seat(table=table, index=i) for i in (1, 2, 3))
+    Table.objects.filter(room=room, status=Table.Status.WAITING).update(private=True, invite_code="KQRSTU")
     typed = {room.name, "alice", "bob"}
-    for path in ("/", f"/rooms/{room.pk}/tables/choose/"):
-        en_html = client_in("en", world["alice"]).get(path).content.decode()
-        zh_html = client_in("zh-hans", world["alice"]).get(path).content.decode()
+    paths = [("/", True), (f"/rooms/{room.pk}/tables/choose/", True), ("/join/KQRSTU/", True)]
+    for path, signed_in in [*paths, ("/", False), ("/join/KQRSTU/", False)]:
+        user = world["alice"] if signed_in else None
+        en_page, zh_page = client_in("en", user).get(path), client_in("zh-hans", user).get(path)
+        assert en_page.status_code == zh_page.status_code == 200, path
+        en_html, zh_html = en_page.content.decode(), zh_page.content.decode()
         for name in typed:
             en_html, zh_html = en_html.replace(name, ""), zh_html.replace(name, "")
         assert '<html lang="en">' in en_html and not chinese_in(en_html), (path, chinese_in(en_html))
         assert "Shanghai Mahjong" not in zh_html and "Lazi" not in zh_html, path
-    lobby = client_in("en").get("/").content.decode()  # the lobby lists the tables not finished
+    lobby = client_in("en", world["alice"]).get("/").content.decode()  # tables not finished, hers
     for shown in ("Waiting", "In progress", "Garden (chip stacks)", "at least 1 lezi", "Lazi"):
         assert shown in lobby
 
