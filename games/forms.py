@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.table_options import DEFAULTS, OPTIONS_BY_KEY, PRESET_NAMES, Option
@@ -70,7 +71,9 @@ class TableForm(forms.Form):
             ("claim_timeout", room.claim_timeout),
         ):
             self.fields[name].initial = default
-            self.fields[name].help_text = f"{room.timer_min}–{room.timer_max} s"
+            self.fields[name].help_text = format_lazy(
+                _("{low}–{high} 秒"), low=room.timer_min, high=room.timer_max
+            )
             # A hint for the browser; the limits themselves are checked by the service.
             self.fields[name].widget.attrs.update({"min": room.timer_min, "max": room.timer_max})
         self.options = [OPTIONS_BY_KEY[key] for key in room.allowed_options if key in OPTIONS_BY_KEY]
