@@ -7,6 +7,8 @@ import json
 from django import forms
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import store
 from games.forms import OPTION_PREFIX, option_field, options_from
@@ -46,13 +48,13 @@ class _RoomForm(forms.ModelForm):
     saves them."""
 
     allowed_presets = forms.MultipleChoiceField(
-        label="可选玩法 Presets tables may choose",
+        label=gettext_lazy("可选玩法"),
         choices=list(PRESET_NAMES.items()),
         widget=forms.CheckboxSelectMultiple,
         required=False,
     )
     allowed_options = forms.MultipleChoiceField(
-        label="可选选项 Options tables may set",
+        label=gettext_lazy("可选选项"),
         choices=[(o.key, o.label) for o in OPTIONS],
         widget=forms.CheckboxSelectMultiple,
         required=False,
@@ -133,12 +135,12 @@ class RoomAdmin(admin.ModelAdmin):
         obj.pk = saved.pk
         obj.refresh_from_db()
 
-    @admin.action(description="关闭 Close the selected rooms (tables close after their current hand)")
+    @admin.action(description=gettext_lazy("关闭选中的房间（桌子在本局结束后关闭）"))
     def close_rooms(self, request, queryset) -> None:
         for room in queryset:
             room_close(room_id=room.pk)
             self.log_change(request, room, "Closed the room")
-        self.message_user(request, "已关闭 Closed.")
+        self.message_user(request, _("已关闭。"))
 
 
 @admin.register(Table)
@@ -176,7 +178,7 @@ class TableAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
 
-    @admin.display(description="公开局面 Public state")
+    @admin.display(description=gettext_lazy("公开局面"))
     def public_state(self, obj: Table):
         """The spectator's view only: the wall and every concealed hand stay hidden, even from staff."""
         if not obj.state:
@@ -184,7 +186,7 @@ class TableAdmin(admin.ModelAdmin):
         view = store.load(obj).view(None)
         return format_html("<pre>{}</pre>", json.dumps(view, ensure_ascii=False, indent=1)[:20000])
 
-    @admin.display(description="操作记录 Action log (current match)")
+    @admin.display(description=gettext_lazy("操作记录（本场）"))
     def action_log(self, obj: Table):
         log = (
             Action.objects.filter(hand__match__table=obj)
@@ -199,12 +201,12 @@ class TableAdmin(admin.ModelAdmin):
             format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
         )
 
-    @admin.action(description="关闭 Close the selected tables (after the current hand)")
+    @admin.action(description=gettext_lazy("关闭选中的桌子（本局结束后）"))
     def close_tables(self, request, queryset) -> None:
         for table in queryset:
             table_close(table_id=table.pk)
             self.log_change(request, table, "Closed the table")
-        self.message_user(request, "已关闭 Closed (a table in a hand closes when the hand ends).")
+        self.message_user(request, _("已关闭（正在打的桌子在本局结束后关闭）。"))
 
 
 admin.site.register(Match)

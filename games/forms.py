@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.table_options import DEFAULTS, OPTIONS_BY_KEY, PRESET_NAMES, Option
 
@@ -16,7 +18,7 @@ OPTION_PREFIX = "opt_"
 
 
 def option_field(option: Option, *, initial: Any) -> forms.Field:
-    """One form field for a house option, labelled in Chinese and English, explained underneath."""
+    """One form field for a house option, labelled and explained underneath."""
     common = {"label": option.label, "help_text": option.help, "required": False}
     if option.kind == "flag":
         return forms.BooleanField(initial=bool(initial), **common)
@@ -46,14 +48,14 @@ def options_from(form: forms.Form, options: list[Option]) -> dict[str, Any]:
 class TableForm(forms.Form):
     """A new table in `room`: preset, the options the room lets tables set, timers, stake, privacy."""
 
-    preset = forms.ChoiceField(label="玩法 Preset")
-    stake = forms.TypedChoiceField(label="底分 Stake", coerce=int, required=False, empty_value=None)
-    discard_timeout = forms.IntegerField(label="出牌时间 Seconds to discard")
-    claim_timeout = forms.IntegerField(label="吃碰时间 Seconds to answer a claim")
+    preset = forms.ChoiceField(label=_("玩法"))
+    stake = forms.TypedChoiceField(label=_("底分"), coerce=int, required=False, empty_value=None)
+    discard_timeout = forms.IntegerField(label=_("出牌时间（秒）"))
+    claim_timeout = forms.IntegerField(label=_("吃碰时间（秒）"))
     private = forms.BooleanField(
-        label="私人桌 Private table",
+        label=_("私人桌"),
         required=False,
-        help_text="不在大厅显示，凭邀请链接入座。Not listed in the lobby; players join by the invite link.",
+        help_text=_("不在大厅显示，凭邀请链接入座。"),
     )
 
     def __init__(self, *args, room, effective: dict[str, Any], stakes: list[int], **kwargs) -> None:
@@ -63,13 +65,15 @@ class TableForm(forms.Form):
             (p, PRESET_NAMES[p]) for p in PRESET_NAMES if p in room.allowed_presets
         ]
         self.fields["preset"].initial = room.preset
-        self.fields["stake"].choices = [("", "稍后设定 set later")] + [(k, str(k)) for k in stakes]
+        self.fields["stake"].choices = [("", _("稍后设定"))] + [(k, str(k)) for k in stakes]
         for name, default in (
             ("discard_timeout", room.discard_timeout),
             ("claim_timeout", room.claim_timeout),
         ):
             self.fields[name].initial = default
-            self.fields[name].help_text = f"{room.timer_min}–{room.timer_max} s"
+            self.fields[name].help_text = format_lazy(
+                _("{low}–{high} 秒"), low=room.timer_min, high=room.timer_max
+            )
             # A hint for the browser; the limits themselves are checked by the service.
             self.fields[name].widget.attrs.update({"min": room.timer_min, "max": room.timer_max})
         self.options = [OPTIONS_BY_KEY[key] for key in room.allowed_options if key in OPTIONS_BY_KEY]

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 def _zero_scores() -> list[int]:
@@ -34,9 +35,9 @@ class Room(models.Model):
     """A place with one set of rules; it holds any number of tables."""
 
     class Preset(models.TextChoices):
-        STANDARD = "standard", "标准 Standard"
-        LAZI = "lazi", "喇子 Lazi"
-        HOME = "home", "家庭 Home"
+        STANDARD = "standard", _("标准")
+        LAZI = "lazi", _("喇子")
+        HOME = "home", _("家庭")
 
     name = models.CharField(max_length=60, unique=True)
     preset = models.CharField(max_length=16, choices=Preset.choices, default=Preset.STANDARD)
@@ -95,9 +96,9 @@ class Table(models.Model):
     """
 
     class Status(models.TextChoices):
-        WAITING = "waiting", "等待 Waiting"
-        PLAYING = "playing", "进行 Playing"
-        FINISHED = "finished", "结束 Finished"
+        WAITING = "waiting", _("等待")
+        PLAYING = "playing", _("进行中")
+        FINISHED = "finished", _("结束")
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="tables")
     owner = models.ForeignKey(

@@ -200,6 +200,50 @@ def test_the_calculator_fragment_and_the_explanation_follow_the_language(world):
     assert "Full flush" in en and "Full flush" not in zh and "清一色" in zh
 
 
+def test_the_lobby_the_new_table_form_and_the_invite_render_one_language(world):
+    """Every table status, every house option with a changed value, its explanation, the form's
+    labels and choices, a private table's invite page: English only in `en` (but for what people
+    typed), Chinese only in `zh-hans`; for a player and for a guest."""
+    room = world["table"].room
+    room.name = "茶馆 Teahouse"  # a name someone typed stays as typed
+    room.save()
+    every_option = {"menqing": "lezi", "gangkai": "double", "haidi": "lezi", "payment": "bao_chong"}
+    every_option |= {"qingyise_9_bao": True, "garden": 50, "swap_tiles": True, "declare_ready": True}
+    for status in Table.Status.values:
+        table = Table.objects.create(
+            room=room, status=status, preset="lazi", options=every_option | {"hand_loss_cap_lezi": 3}
+        )
+        Seat.objects.create(table=table, index=0, user=world["alice"])
+        Seat.objects.bulk_create(Seat(table=table, index=i) for i in (1, 2, 3))
+    Table.objects.filter(room=room, status=Table.Status.WAITING).update(private=True, invite_code="KQRSTU")
+    typed = {room.name, "alice", "bob"}
+    paths = [("/", True), (f"/rooms/{room.pk}/tables/choose/", True), ("/join/KQRSTU/", True)]
+    for path, signed_in in [*paths, ("/", False), ("/join/KQRSTU/", False)]:
+        user = world["alice"] if signed_in else None
+        en_page, zh_page = client_in("en", user).get(path), client_in("zh-hans", user).get(path)
+        assert en_page.status_code == zh_page.status_code == 200, path
+        en_html, zh_html = en_page.content.decode(), zh_page.content.decode()
+        for name in typed:
+            en_html, zh_html = en_html.replace(name, ""), zh_html.replace(name, "")
+        assert '<html lang="en">' in en_html and not chinese_in(en_html), (path, chinese_in(en_html))
+        assert '<html lang="zh-hans">' in zh_html and not english_in(zh_html, typed), path
+    lobby = client_in("en", world["alice"]).get("/").content.decode()  # tables not finished, hers
+    for shown in ("Waiting", "In progress", "Garden (chip stacks)", "at least 1 lezi", "Lazi"):
+        assert shown in lobby
+
+
+def test_the_replay_script_gets_its_words_from_the_page(world):
+    """replay.js writes the browser's fairness verdict with the words the page gives it (data-*),
+    so the script itself holds no language."""
+    path = f"/history/hands/{world['hand'].pk}/"
+    en = client_in("en").get(path).content.decode()
+    zh = client_in("zh-hans").get(path).content.decode()
+    en_span = re.search(r'<span id="fair-browser"[^>]*>', en).group(0)
+    assert 'data-ok="matches the commitment"' in en_span and not HAN.search(en_span)
+    assert 'data-ok="一致"' in zh and 'data-mismatch="不一致"' in zh
+    assert not HAN.search((Path(settings.BASE_DIR) / "static/js/replay.js").read_text())
+
+
 def test_password_reset_mail_is_in_the_language_of_the_request(world):
     from django.core import mail
 

@@ -11,6 +11,8 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.engine.bots import levels as bot_levels
 from games.engine.rules import Rules
@@ -43,16 +45,17 @@ ROOM_FIELDS = (
 
 
 class RoomSettingsError(ServiceError):
-    """A refused room setting; `field` names it (so a form can show the error beside it)."""
+    """A refused room setting; `field` names it (so a form can show the error beside it); `message`
+    is a lazy gettext, worded in the language of the staff member who reads it."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message) -> None:
         super().__init__("bad_room_settings", message)
         self.field = field
 
 
 def _whole(value, field: str, *, low: int = 0) -> int:
     if type(value) is not int or value < low:
-        raise RoomSettingsError(field, f"A whole number of at least {low}.")
+        raise RoomSettingsError(field, format_lazy(_("不小于{low}的整数。"), low=low))
     return value
 
 
@@ -60,49 +63,60 @@ def check_room_settings(values: dict[str, Any]) -> dict[str, Any]:
     """The settings, checked and normalised; raises RoomSettingsError for the first bad one."""
     missing = [name for name in ROOM_FIELDS if name not in values]
     if missing:
-        raise RoomSettingsError(missing[0], "Required.")
+        raise RoomSettingsError(missing[0], _("必填。"))
     out = {name: values[name] for name in ROOM_FIELDS}
     if not isinstance(out["name"], str) or not out["name"].strip():
-        raise RoomSettingsError("name", "A name is required.")
+        raise RoomSettingsError("name", _("需要一个名字。"))
     if out["preset"] not in PRESET_NAMES:
-        raise RoomSettingsError("preset", f"One of: {', '.join(PRESET_NAMES)}.")
+        raise RoomSettingsError(
+            "preset", format_lazy(_("只能是：{choices}。"), choices=", ".join(PRESET_NAMES))
+        )
     options = out["rules_options"]
     if not isinstance(options, dict):
-        raise RoomSettingsError("rules_options", 'An object of house options, e.g. {"menqing": "lezi"}.')
+        raise RoomSettingsError("rules_options", _('房规选项应是一个对象，例如 {"menqing": "lezi"}。'))
     try:
         Rules.of_preset(out["preset"], options)
     except (ValueError, TypeError) as error:
-        raise RoomSettingsError("rules_options", f"Not valid for this preset: {error}") from None
+        raise RoomSettingsError(
+            "rules_options", format_lazy(_("不合这个玩法：{error}"), error=error)
+        ) from None
     stakes = out["stakes"]
     if (
         not isinstance(stakes, list)
         or not stakes
         or any(not isinstance(k, int) or isinstance(k, bool) or k <= 0 for k in stakes)
     ):
-        raise RoomSettingsError("stakes", "A list of positive whole numbers, e.g. [1, 2, 5, 10].")
+        raise RoomSettingsError("stakes", _("一串正整数，例如 [1, 2, 5, 10]。"))
     out["stakes"] = sorted(set(stakes))
     if out["bot_level"] not in bot_levels():
-        raise RoomSettingsError("bot_level", f"One of: {', '.join(bot_levels())}.")
+        raise RoomSettingsError(
+            "bot_level", format_lazy(_("只能是：{choices}。"), choices=", ".join(bot_levels()))
+        )
     for name in ("bot_delay", "claim_pause"):
         if not isinstance(out[name], Decimal) or out[name] < 0:
-            raise RoomSettingsError(name, "A number of seconds, 0 or more.")
+            raise RoomSettingsError(name, _("秒数，0 或更多。"))
     for name in ("ready_timeout", "grace_period"):
         _whole(out[name], name)
     low = _whole(out["timer_min"], "timer_min", low=1)
     high = _whole(out["timer_max"], "timer_max", low=1)
     if low > high:
-        raise RoomSettingsError("timer_max", "The longest timer must not be shorter than the shortest.")
+        raise RoomSettingsError("timer_max", _("最长时限不能短于最短时限。"))
     for name in ("discard_timeout", "claim_timeout"):
         if not low <= _whole(out[name], name) <= high:
-            raise RoomSettingsError(name, f"Between the timer limits, {low} to {high} seconds.")
+            raise RoomSettingsError(
+                name, format_lazy(_("须在时限之内：{low}到{high}秒。"), low=low, high=high)
+            )
     presets = out["allowed_presets"]
     if not isinstance(presets, list) or not presets or any(p not in PRESET_NAMES for p in presets):
-        raise RoomSettingsError("allowed_presets", "Choose at least one preset.")
+        raise RoomSettingsError("allowed_presets", _("至少选一个玩法。"))
     if out["preset"] not in presets:
-        raise RoomSettingsError("allowed_presets", "The room's own preset must be allowed.")
+        raise RoomSettingsError("allowed_presets", _("房间自己的玩法必须允许。"))
     allowed = out["allowed_options"]
     if not isinstance(allowed, list) or any(key not in TABLE_OPTION_KEYS for key in allowed):
-        raise RoomSettingsError("allowed_options", f"Options among: {', '.join(TABLE_OPTION_KEYS)}.")
+        raise RoomSettingsError(
+            "allowed_options",
+            format_lazy(_("选项只能在这些之中：{choices}。"), choices=", ".join(TABLE_OPTION_KEYS)),
+        )
     out["allowed_presets"] = [p for p in PRESET_NAMES if p in presets]
     out["allowed_options"] = [key for key in TABLE_OPTION_KEYS if key in allowed]
     out["is_open"] = bool(out["is_open"])
@@ -128,7 +142,7 @@ def room_save(*, room_id: int | None, values: dict[str, Any]) -> Room:
             if closing:
                 room.is_open = True  # room_close does the closing, tables included
         if Room.objects.filter(name=room.name).exclude(pk=room.pk).exists():
-            raise RoomSettingsError("name", "A room with this name already exists.")
+            raise RoomSettingsError("name", _("已有同名的房间。"))
         room.save()
         if closing:
             room_close(room_id=room.pk)

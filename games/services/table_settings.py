@@ -12,13 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import ServiceError
 from games.models import Room, Table
-from games.names import in_language
 from games.table_options import OPTIONS_BY_KEY, PRESET_NAMES
 
 from .changes import bump, locked_table, require_user
@@ -51,9 +49,6 @@ def _refuse(code: str, message, field: str | None = None) -> ServiceError:
     return error
 
 
-_option_name = lazy(lambda option: in_language((option.zh, option.en)), str)
-
-
 def _timer(room: Room, value, field: str, name) -> int | None:
     if value is None or value == "":
         return None
@@ -80,7 +75,7 @@ def clean_choices(room: Room, choices: TableChoices) -> dict[str, Any]:
             raise _refuse("bad_options", _("没有这个选项"))
         if key not in (room.allowed_options or []):
             option = OPTIONS_BY_KEY[key]
-            message = format_lazy(_("本房间不能设定{option}"), option=_option_name(option))
+            message = format_lazy(_("本房间不能设定{option}"), option=option.label)
             raise _refuse("option_not_allowed", message)
     try:
         room_rules(room, preset, options)

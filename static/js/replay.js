@@ -7,13 +7,14 @@
     if (link && !link.classList.contains("disabled")) { event.preventDefault(); link.click(); }
   });
   var out = document.getElementById("fair-browser");
-  if (!window.crypto || !crypto.subtle) { out.textContent = "此浏览器无法校验（需要 https）Your browser cannot check here (needs https)"; return; }
+  // The words are the template's, in the page's language (replay.html: data-ok, data-mismatch, data-unavailable).
+  if (!window.crypto || !crypto.subtle) { out.textContent = out.dataset.unavailable; return; }
   var text = document.getElementById("fair-seed").textContent + ":" + document.getElementById("fair-wall").textContent;
   crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)).then(function (buf) {
     var hex = Array.from(new Uint8Array(buf)).map(function (b) { return b.toString(16).padStart(2, "0"); }).join("");
     var ok = hex === document.getElementById("fair-commitment").textContent;
     out.className = ok ? "ok" : "bad";
     out.dataset.result = ok ? "ok" : "mismatch";
-    out.textContent = ok ? "✓ 一致 matches the commitment" : "✗ 不一致 does not match: " + hex;
+    out.textContent = ok ? "✓ " + out.dataset.ok : "✗ " + out.dataset.mismatch + ": " + hex;
   });
 })();

@@ -68,7 +68,7 @@ def test_private_lazi_table_by_form_and_invite_link(page: Page, server_url: str,
         guest.goto(f"{server_url}{invite_url}")
         choices = guest.locator("[data-testid=table-choices]")
         expect(choices).to_contain_text("喇子")
-        expect(choices.locator("[data-option=declare_ready]")).to_have_text("开 on")
+        expect(choices.locator("[data-option=declare_ready]")).to_have_text("开")
         expect(choices.locator("[data-option=payment]")).to_contain_text("包冲")
         expect(choices.locator("[data-choice=stake]")).to_have_text("2")
         expect(guest.locator("[data-testid=invite-sit]")).to_be_visible()

@@ -6,6 +6,7 @@ import html
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.test import Client
 from django.urls import reverse
@@ -304,10 +305,13 @@ def test_staff_view_a_table_and_close_it(staff_client, bot_table, alice):
     text = html.unescape(page.content.decode())
     assert '"wall_remaining"' in text and '"concealed_count"' in text
     assert '"hand":' not in text and '"wall":' not in text  # the public view only
+    staff_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     response = staff_client.post(
         "/admin/games/table/", {"action": "close_tables", "_selected_action": [bot_table.pk]}
     )
     assert response.status_code == 302
+    told = html.unescape(staff_client.get(response["Location"]).content.decode())
+    assert "Closed (a table in a hand closes when the hand ends)." in told and "已关闭" not in told
     bot_table.refresh_from_db()
     assert bot_table.closing and logged(bot_table, CHANGE)
     play_until_ended(bot_table, {0: alice})

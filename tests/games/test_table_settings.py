@@ -217,3 +217,7 @@ def test_bad_room_settings_are_refused_by_the_service(db, changes, field):
     with pytest.raises(RoomSettingsError) as refused:
         check_room_settings(room_values(**changes))
     assert refused.value.field == field
+    with translation.override("zh-hans"):
+        assert HAN.search(refused.value.message)
+    with translation.override("en"):
+        assert refused.value.message and not HAN.search(refused.value.message)
