@@ -67,4 +67,4 @@ def test_a_tampered_export_is_refused(page: Page, server_url: str, tmp_path):
     page.goto(f"{server_url}/history/replay/import/")
     page.set_input_files("input[name=file]", str(path))
     page.click("button[type=submit]")
-    expect(page.locator("main form")).to_contain_text("The check failed")
+    expect(page.locator("main form")).to_contain_text("校验失败")
