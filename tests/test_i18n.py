@@ -38,7 +38,7 @@ from games.errors import MESSAGES
 from games.models import Room, Seat, Table
 from games.presentation import rendering
 from history.simulation import play_stored_hands, seated_table
-from tests.games.helpers import start_match, state_of
+from tests.games.helpers import press_next_hand_for_all, start_match, state_of
 from tests.games.wsclient import Reader, connect
 
 HAN = re.compile(r"[\u3400-\u9fff\uff01-\uff5e\u3000-\u303f]+")
@@ -385,7 +385,7 @@ def test_the_table_regions_render_in_one_language(db, make_user, compiled):
             seen.add("won" if state.result.contexts else "drawn")
             if hands >= 2 and "won" in seen:
                 break
-            services.table_next_hand(table_id=table.pk, user=users[0])
+            press_next_hand_for_all(table.pk)
             continue
         seat = next(s for s in state.pending_seats() if state.legal_actions(s))
         _frames_in_both(table.pk, [users[seat], spectator], frames)  # the one asked, and a spectator

@@ -200,7 +200,7 @@ def test_a_concealed_kong_is_face_down_to_an_opponent(page: Page, server_url: st
     _rig(manage, table_id, KONG_HANDS, "4z5z6z7z8s8s8s", 3, ["3:concealed_kong:1m", "3:discard:9s"])
     page.reload()
     left = page.locator("#board .seat-left [data-zone=melds]")
-    expect(left.locator(".tile-back")).to_have_count(4)
+    expect(left.locator(".tile-back")).to_have_count(4, timeout=WAIT_MS)
     assert left.locator("[data-tile]").count() == 0, "the concealed kong's tiles are shown to an opponent"
     assert page.locator("#board [data-tile='1m']").count() == 0
     page.screenshot(path=str(results_dir / f"kong-{size}.png"))
