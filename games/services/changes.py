@@ -40,6 +40,24 @@ def locked_table(table_id: int) -> Table:
     return table
 
 
+def playing_table(table_id: int) -> Table:
+    """The locked table, which must be playing a match (a playing table always has a hand dealt);
+    `table_not_playing` otherwise."""
+    table = locked_table(table_id)
+    if table.status != Table.Status.PLAYING or not table.state:
+        raise ServiceError("table_not_playing")
+    return table
+
+
+def client_version(version) -> int:
+    """The table version a click was made on, as its form sent it; `stale_version` when it is no
+    whole number ("1e400" parses to inf)."""
+    try:
+        return int(version)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ServiceError("stale_version") from exc
+
+
 def seats_of(table: Table) -> list[Seat]:
     """The locked table's seats in index order (the objects every helper of the call changes)."""
     return store.seats(table)

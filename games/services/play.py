@@ -26,7 +26,19 @@ from games.models import Hand, Match, Seat, Table
 
 from . import claim_pause, garden, house_options
 from .autoplay import bot_level_of, note_own_move, note_timeout, plays_itself
-from .changes import bump, current_hand, lock_table, locked_table, notify, require_user, seats_of, user_seat
+from .changes import (
+    bump,
+    client_version,
+    current_hand,
+    lock_table,
+    locked_table,
+    notify,
+    own_seat,
+    playing_table,
+    require_user,
+    seats_of,
+    user_seat,
+)
 from .presence import expire_grace, grace_deadlines, mark_away_seats
 from .readiness import (
     all_ready,
@@ -131,23 +143,27 @@ def _reschedule(table: Table, state: GameState) -> None:
 # --- applying ------------------------------------------------------------------------------------
 
 
-def _apply(table: Table, hand: Hand, state: GameState, action: EngineAction, *, by_clock: bool) -> None:
-    try:
-        state.apply(action)
-    except RuleError as exc:
-        raise ServiceError(exc.code) from exc
-    store.append(table, hand, state, by_clock=by_clock)
-
-
-def _apply_many(table: Table, hand: Hand, state: GameState, actions: list[EngineAction]) -> None:
-    """Apply a person's several actions as one move (the five burials of 换牌); the caller has checked
-    them all first, so none is refused halfway."""
+def _apply(table: Table, hand: Hand, state: GameState, *actions: EngineAction, by_clock: bool) -> None:
+    """Apply `actions` and append them to the hand's log. Several make one move (the five burials of
+    换牌): the caller has checked them all first, so none is refused halfway."""
     for action in actions:
         try:
             state.apply(action)
         except RuleError as exc:
             raise ServiceError(exc.code) from exc
-    store.append(table, hand, state, by_clock=False, count=len(actions))
+    store.append(table, hand, state, by_clock=by_clock, count=len(actions))
+
+
+def play_move(table: Table, hand: Hand, state: GameState, seat: Seat, actions: list[EngineAction]) -> None:
+    """A person's checked move at the locked table (one action, or the five burials of 换牌): apply
+    it, restart the timers, settle the hand if it ended, save and notify."""
+    previous_phase = state.phase
+    now = timezone.now()
+    _apply(table, hand, state, *actions, by_clock=False)
+    note_own_move(seat)
+    _mark_changed(table, state, now, previous_phase)
+    _finish_hand_if_over(table, hand, state, now)
+    _save_hand_state(table, state)
 
 
 def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: datetime) -> None:
@@ -254,12 +270,8 @@ def table_next_hand(*, table_id: int, user, version=None) -> Table:
     """
     require_user(user)
     with transaction.atomic():
-        table = locked_table(table_id)
-        if table.status != Table.Status.PLAYING:
-            raise ServiceError("table_not_playing")
-        seat = user_seat(table, user)
-        if seat is None:
-            raise ServiceError("not_seated")
+        table = playing_table(table_id)
+        seat = own_seat(table, user)
         if version is not None and str(version) != str(table.version):
             raise ServiceError("stale_version")
         state = store.load(table)
@@ -280,9 +292,7 @@ def table_play_bots_hand(*, table_id: int, seed: str, ended: datetime | None = N
     seat to the end at once, stored as the clock would store it (history's simulations, for tests
     and benches: far faster than driving the clock). `ended`: when the hand counts as played."""
     with transaction.atomic():
-        table = locked_table(table_id)
-        if table.status != Table.Status.PLAYING:
-            raise ServiceError("table_not_playing")
+        table = playing_table(table_id)
         last = current_hand(table)
         if last is not None and last.result is None:
             raise ServiceError("hand_in_progress")
@@ -328,17 +338,10 @@ def table_act(*, table_id: int, user, action, version) -> Table:
     is the table version the user saw. Anything wrong raises `ServiceError` and changes nothing.
     """
     require_user(user)
-    try:
-        version = int(version)
-    except (TypeError, ValueError, OverflowError) as exc:  # "1e400" parses to inf
-        raise ServiceError("stale_version") from exc
+    version = client_version(version)
     with transaction.atomic():
-        table = locked_table(table_id)
-        if table.status != Table.Status.PLAYING or not table.state:
-            raise ServiceError("table_not_playing")
-        seat = user_seat(table, user)
-        if seat is None:
-            raise ServiceError("not_seated")
+        table = playing_table(table_id)
+        seat = own_seat(table, user)
         parsed = parse_action(action, seat.index)
         if parsed.seat != seat.index:
             raise ServiceError("not_your_seat")
@@ -347,13 +350,7 @@ def table_act(*, table_id: int, user, action, version) -> Table:
         if not _view_still_current(version, table, hand, state):
             raise ServiceError("stale_version")
         house_options.check_action(state, parsed)
-        previous_phase = state.phase
-        now = timezone.now()
-        _apply(table, hand, state, parsed, by_clock=False)
-        note_own_move(seat)
-        _mark_changed(table, state, now, previous_phase)
-        _finish_hand_if_over(table, hand, state, now)
-        _save_hand_state(table, state)
+        play_move(table, hand, state, seat, [parsed])
     return table
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 
 from django.db import transaction
-from django.utils import timezone
 
 from games import store
 from games.engine.actions import Action
@@ -21,9 +20,8 @@ from games.engine.tiles import NotationError, code_to_str, parse_tiles
 from games.errors import ServiceError
 from games.models import Table
 
-from .autoplay import note_own_move
-from .changes import current_hand, locked_table, own_seat, require_user
-from .play import _apply_many, _finish_hand_if_over, _mark_changed, _save_hand_state
+from .changes import client_version, current_hand, own_seat, playing_table, require_user
+from .play import play_move
 
 
 def parse_burial(tiles) -> list[int]:
@@ -49,14 +47,9 @@ def table_swap(*, table_id: int, user, tiles, version) -> Table:
     swap, which happens once)."""
     require_user(user)
     codes = parse_burial(tiles)
-    try:
-        version = int(version)
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise ServiceError("stale_version") from exc
+    version = client_version(version)
     with transaction.atomic():
-        table = locked_table(table_id)
-        if table.status != Table.Status.PLAYING or not table.state:
-            raise ServiceError("table_not_playing")
+        table = playing_table(table_id)
         seat = own_seat(table, user)
         state = store.load(table)
         if state.phase != Phase.SWAP:
@@ -70,11 +63,6 @@ def table_swap(*, table_id: int, user, tiles, version) -> Table:
         if Counter(codes) - held:
             missing = next(iter(Counter(codes) - held))
             raise ServiceError("tile_not_in_hand", f"{code_to_str(missing)} is not in your hand.")
-        hand = current_hand(table)
-        now = timezone.now()
-        _apply_many(table, hand, state, [Action.of("bury", seat.index, code) for code in codes])
-        note_own_move(seat)
-        _mark_changed(table, state, now, Phase.SWAP)
-        _finish_hand_if_over(table, hand, state, now)
-        _save_hand_state(table, state)
+        burials = [Action.of("bury", seat.index, code) for code in codes]
+        play_move(table, current_hand(table), state, seat, burials)
     return table
