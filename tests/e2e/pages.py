@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 # A browser as the tests' players use it: reading the site in Chinese, its default language.
 VISITOR = {"locale": "zh-CN"}
+WAIT_MS = 30_000  # how long a step may wait for the live table (the bots' clock, a slow CI host)
+MAX_MOVES = 200  # more answers than one hand can ask of one seat
 
 
 def other_browser(page: Page) -> Page:
@@ -21,3 +25,31 @@ def sign_up(page: Page, server_url: str, name: str) -> None:
     page.fill("input[name=password2]", "tile-pass-77")
     page.click("button[type=submit]")
     expect(page.locator("[data-testid=create-table]").first).to_be_visible()
+
+
+def new_table(page: Page, room_id: int | None = None) -> int:
+    """From the lobby: open a table (in the first room, or in `room_id`), fill it with bots and start
+    the match; returns the table's id once its board shows."""
+    room = f"[data-room='{room_id}'] " if room_id is not None else ""
+    page.locator(f"{room}[data-testid=create-table]").first.click()
+    expect(page).to_have_url(re.compile(r"/table/\d+/$"))
+    page.click("[data-testid=fill-bots]")
+    page.click("[data-testid=start]")
+    expect(page.locator("#board .seats")).to_be_visible()
+    return int(re.search(r"/table/(\d+)/", page.url).group(1))
+
+
+def board_version(page: Page) -> str:
+    return page.locator("#board").get_attribute("data-version") or ""
+
+
+def my_turn(page: Page) -> None:
+    """Pass claims until it is your turn: the clock then waits for you, so a rig cannot race a bot."""
+    for _ in range(MAX_MOVES):
+        page.locator("#controls .choices, #controls [data-testid=discard]").first.wait_for(timeout=WAIT_MS)
+        if page.locator("#controls [data-testid=discard]").count():
+            return
+        version = board_version(page)
+        page.locator("[data-testid=choice-pass]").first.click()
+        page.wait_for_function("v => document.querySelector('#board').dataset.version !== v", arg=version)
+    raise AssertionError("never my turn")

@@ -9,15 +9,12 @@ discarded for the person after a short pause. Saved as test-results/swap-phone.p
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from playwright.sync_api import Page, expect
 
-from .pages import sign_up
-from .test_table_screen import _my_turn
+from .pages import WAIT_MS, my_turn, new_table, sign_up
 
-WAIT_MS = 30_000
 ROOM = (
     "from decimal import Decimal; from games.models import Room; "
     "print(Room.objects.create(name={name!r}, rules_options={options!r}, bot_delay=Decimal('0'), "
@@ -49,11 +46,7 @@ table.save(update_fields=["state", "version", "changed", "turn_deadline", "deadl
 def _table_in_new_room(page: Page, manage, name: str, options: dict) -> int:
     room_id = int(manage("shell", "-c", ROOM.format(name=name, options=options)).split()[-1])
     page.reload()  # the lobby lists the new room
-    page.locator(f"[data-room='{room_id}'] [data-testid=create-table]").click()
-    expect(page).to_have_url(re.compile(r"/table/\d+/$"))
-    page.click("[data-testid=fill-bots]")
-    page.click("[data-testid=start]")
-    return int(re.search(r"/table/(\d+)/", page.url).group(1))
+    return new_table(page, room_id)
 
 
 def test_choosing_five_tiles_to_bury(page: Page, server_url: str, manage, results_dir):
@@ -102,7 +95,7 @@ def test_declaring_ready_and_the_automatic_discard(page: Page, server_url: str, 
     page.set_viewport_size({"width": 390, "height": 844})
     sign_up(page, server_url, "declarer")
     table_id = _table_in_new_room(page, manage, "Declare room", {"declare_ready": True})
-    _my_turn(page)
+    my_turn(page)
     manage("shell", "-c", RIG.format(table_id=table_id, hands=DECLARE_HANDS, wall=DECLARE_WALL))
     page.reload()
     declare = page.locator("#controls [data-testid=choice-declare]")

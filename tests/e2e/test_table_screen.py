@@ -12,10 +12,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from .pages import sign_up
+from .pages import MAX_MOVES, WAIT_MS, board_version, my_turn, new_table, sign_up
 
-WAIT_MS = 30_000
-MAX_MOVES = 200
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 
 # Rigged hands, written into the table's state through manage.py shell: seat 0 is the person (the
@@ -44,19 +42,6 @@ table.save(update_fields=["state", "version", "changed", "turn_deadline", "deadl
 """
 
 
-def _new_table(page: Page) -> int:
-    page.locator("[data-testid=create-table]").first.click()
-    expect(page).to_have_url(re.compile(r"/table/\d+/$"))
-    page.click("[data-testid=fill-bots]")
-    page.click("[data-testid=start]")
-    expect(page.locator("#board .seats")).to_be_visible()
-    return int(re.search(r"/table/(\d+)/", page.url).group(1))
-
-
-def _version(page: Page) -> str:
-    return page.locator("#board").get_attribute("data-version") or ""
-
-
 def _move(page: Page) -> bool:
     """Answer what the table asks (a win; else pass; else discard the drawn tile); False once the hand
     has ended."""
@@ -64,7 +49,7 @@ def _move(page: Page) -> bool:
     prompt.first.wait_for(timeout=WAIT_MS)
     if page.locator("#settlement.open").count():
         return False
-    version = _version(page)
+    version = board_version(page)
     page.evaluate("document.getElementById('table-error').replaceChildren()")
     win = page.locator("[data-testid=choice-win], [data-testid=choice-self_win]")
     if win.count():
@@ -135,18 +120,6 @@ def _check_contrast(page: Page, name: str) -> None:
     assert bad == [], f"{name}: {bad}"
 
 
-def _my_turn(page: Page) -> None:
-    """Pass claims until it is your turn: the clock then waits for you, so a rig cannot race a bot."""
-    for _ in range(MAX_MOVES):
-        page.locator("#controls .choices, #controls [data-testid=discard]").first.wait_for(timeout=WAIT_MS)
-        if page.locator("#controls [data-testid=discard]").count():
-            return
-        version = _version(page)
-        page.locator("[data-testid=choice-pass]").first.click()
-        page.wait_for_function("v => document.querySelector('#board').dataset.version !== v", arg=version)
-    raise AssertionError("never my turn")
-
-
 def _rig(manage, table_id: int, hands, wall: str, dealer: int, actions) -> None:
     code = RIG.format(table_id=table_id, hands=hands, wall=wall, dealer=dealer, actions=list(actions))
     manage("shell", "-c", code)
@@ -156,7 +129,7 @@ def _rig(manage, table_id: int, hands, wall: str, dealer: int, actions) -> None:
 def test_a_hand_at_the_table(page: Page, server_url: str, results_dir, size: str):
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
     sign_up(page, server_url, f"screen-{size}")
-    _new_table(page)
+    new_table(page)
     took_table = took_claim = False
     for _ in range(MAX_MOVES):
         page.locator("#controls .choices, #controls [data-testid=discard], #settlement.open").first.wait_for(
@@ -194,8 +167,8 @@ def test_a_hand_at_the_table(page: Page, server_url: str, results_dir, size: str
 def test_a_concealed_kong_is_face_down_to_an_opponent(page: Page, server_url: str, manage, results_dir, size):
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
     sign_up(page, server_url, f"kong-{size}")
-    table_id = _new_table(page)
-    _my_turn(page)
+    table_id = new_table(page)
+    my_turn(page)
     # Seat 3 (上家, on your left) deals, declares a concealed kong of 1m, discards 9s; your turn.
     _rig(manage, table_id, KONG_HANDS, "4z5z6z7z8s8s8s", 3, ["3:concealed_kong:1m", "3:discard:9s"])
     page.reload()
@@ -210,8 +183,8 @@ def test_a_concealed_kong_is_face_down_to_an_opponent(page: Page, server_url: st
 def test_a_drawn_hand_shows_liuju(page: Page, server_url: str, manage, results_dir, size):
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
     sign_up(page, server_url, f"draw-{size}")
-    table_id = _new_table(page)
-    _my_turn(page)
+    table_id = new_table(page)
+    my_turn(page)
     _rig(manage, table_id, DRAW_HANDS, "7z8s", 0, [])  # two tiles left: a draw two discards after yours
     page.reload()
     for _ in range(10):

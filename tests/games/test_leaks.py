@@ -32,8 +32,10 @@ HANDS = 2
 
 
 @database_sync_to_async
-def setup():
-    room = Room.objects.create(name="leak room", bot_delay=0, claim_pause=0, bot_level="easy")
+def setup(**room_fields):
+    """ann (the owner, seat 0) and ben (seat 1) at a table of a room with `room_fields`, two bots in
+    the other seats, and cat, who watches; the match not started."""
+    room = Room.objects.create(name="leak room", bot_delay=0, claim_pause=0, bot_level="easy", **room_fields)
     users = [
         get_user_model().objects.create_user(username=n, password="pw-123456") for n in ("ann", "ben", "cat")
     ]
@@ -43,19 +45,63 @@ def setup():
     return table.pk, users
 
 
+def easy_move(state: GameState, seat: int) -> dict:
+    """A person choosing like the easy bot: the message their socket sends."""
+    return {"action": str(get_bot("easy").choose(state, seat))}
+
+
 @database_sync_to_async
-def step(table_id: int, humans: dict[int, object]) -> tuple[str, int, dict | None]:
-    """One move: a human (choosing like a bot) or the clock. Returns (phase, version, message to send)."""
+def step(table_id: int, humans: dict[int, object], move=easy_move) -> tuple[str, int, dict | None, int]:
+    """One move: a person's (the message `move` sends from their seat, with how many versions it
+    makes: five for a burial of 换牌) or the clock's. Returns (phase, version, message, versions)."""
     table = Table.objects.get(pk=table_id)
     state = store.load(table)
     if state.phase == "ended":
-        return "ended", table.version, None
+        return "ended", table.version, None, 0
     for seat in state.pending_seats():
         if seat in humans and state.legal_actions(seat):
-            move = get_bot("easy").choose(state, seat)
-            return state.phase, table.version, {"seat": seat, "action": str(move), "version": table.version}
+            message = {**move(state, seat), "seat": seat, "version": table.version}
+            return state.phase, table.version, message, 5 if message.get("command") == "swap" else 1
     services.clock_tick(now=timezone.now())
-    return state.phase, Table.objects.get(pk=table_id).version, None
+    return state.phase, Table.objects.get(pk=table_id).version, None, 0
+
+
+async def open_readers(table_id: int, ann, ben, cat) -> dict:
+    """A reading socket for ann (seat 0), ben (seat 1), cat watching (None) and an anonymous visitor."""
+    return {
+        0: Reader(await connect(f"/ws/table/{table_id}/", ann)),
+        1: Reader(await connect(f"/ws/table/{table_id}/", ben)),
+        None: Reader(await connect(f"/ws/table/{table_id}/", cat)),
+        "anon": Reader(await connect(f"/ws/table/{table_id}/")),
+    }
+
+
+async def play_watched_hands(table_id: int, readers: dict, humans: dict, move=easy_move) -> None:
+    """Play HANDS hands of the started match, ann and ben moving through their sockets (ann presses
+    下一局 between hands, then ben's press deals) and the clock for the bots; every reader has read
+    every version when it returns."""
+    for hand in range(HANDS):
+        if hand:
+            before = await current_version(table_id)
+            await readers[0].communicator.send_json_to({"command": "next_hand", "version": before})
+            await readers[1].until(before + 1)
+            await readers[1].communicator.send_json_to({"command": "next_hand", "version": before + 1})
+            for reader in readers.values():
+                await reader.until(before + 2)
+        for _ in range(3000):
+            phase, version, message, versions = await step(table_id, humans, move)
+            if message is not None:
+                await readers[message.pop("seat")].communicator.send_json_to(message)
+                version += versions
+            for reader in readers.values():
+                await reader.until(version)
+            if phase == "ended":
+                break
+        else:
+            raise AssertionError("the hand did not end")
+    final = await current_version(table_id)
+    for reader in readers.values():
+        await reader.until(final)
 
 
 @database_sync_to_async
@@ -152,37 +198,10 @@ def check_frame(frame: str, viewer: int | None, known: dict) -> bool:
 
 async def test_no_frame_leaks_hidden_tiles_over_whole_hands():
     table_id, (ann, ben, cat) = await setup()
-    humans = {0: ann, 1: ben}
-    readers = {
-        0: Reader(await connect(f"/ws/table/{table_id}/", ann)),
-        1: Reader(await connect(f"/ws/table/{table_id}/", ben)),
-        None: Reader(await connect(f"/ws/table/{table_id}/", cat)),
-        "anon": Reader(await connect(f"/ws/table/{table_id}/")),
-    }
+    readers = await open_readers(table_id, ann, ben, cat)
     try:
         await start(table_id, ann)
-        for hand in range(HANDS):
-            if hand:
-                before = await current_version(table_id)  # ann presses 下一局, then ben's press deals
-                await readers[0].communicator.send_json_to({"command": "next_hand", "version": before})
-                await readers[1].until(before + 1)
-                await readers[1].communicator.send_json_to({"command": "next_hand", "version": before + 1})
-                for reader in readers.values():
-                    await reader.until(before + 2)
-            for _ in range(3000):
-                phase, version, message = await step(table_id, humans)
-                if message is not None:
-                    await readers[message["seat"]].communicator.send_json_to(message)
-                    version += 1
-                for reader in readers.values():
-                    await reader.until(version)
-                if phase == "ended":
-                    break
-            else:
-                raise AssertionError("the hand did not end")
-        final = await current_version(table_id)
-        for reader in readers.values():
-            await reader.until(final)
+        await play_watched_hands(table_id, readers, humans={0: ann, 1: ben})
         known = await states_by_version(table_id)
         checked = Counter()
         for viewer, reader in readers.items():

@@ -14,41 +14,31 @@ from collections import Counter
 
 import pytest
 from channels.db import database_sync_to_async
-from django.contrib.auth import get_user_model
-from django.utils import timezone
 
-from games import services, store
 from games.engine.bots import get_bot
 from games.engine.tiles import code_to_str
-from games.models import Room, Table
 
 from .helpers import start_match
-from .test_leaks import concealed, current_version, public_tiles, states_by_version
+from .test_leaks import (
+    concealed,
+    current_version,
+    open_readers,
+    play_watched_hands,
+    public_tiles,
+    setup,
+    states_by_version,
+)
 from .wsclient import Reader, connect, frame_version, tiles_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-HANDS = 2
 OWN_ZONES = {"hand", "swap-hand", "buried"}
+OPTIONS = {"swap_tiles": True, "declare_ready": True}
 
 
 @database_sync_to_async
-def setup():
-    room = Room.objects.create(
-        name="swap leak room",
-        bot_delay=0,
-        claim_pause=0,
-        bot_level="easy",
-        rules_options={"swap_tiles": True, "declare_ready": True},
-    )
-    users = [
-        get_user_model().objects.create_user(username=n, password="pw-123456") for n in ("ann", "ben", "cat")
-    ]
-    table = services.table_create(room_id=room.pk, user=users[0])
-    services.table_sit(table_id=table.pk, user=users[1])
-    services.table_fill_bots(table_id=table.pk, user=users[0])
-    start_match(table.pk)
-    return table.pk, users
+def start(table_id: int) -> None:
+    start_match(table_id)
 
 
 def human_move(state, seat: int) -> dict:
@@ -69,22 +59,6 @@ def human_move(state, seat: int) -> dict:
         elif move not in legal:
             move = state.timeout_action(seat)
     return {"action": str(move)}
-
-
-@database_sync_to_async
-def step(table_id: int, humans: dict[int, object]) -> tuple[str, int, dict | None, int]:
-    """One move: a person's (returned as the message to send, with how many versions it makes) or
-    the clock's."""
-    table = Table.objects.get(pk=table_id)
-    state = store.load(table)
-    if state.phase == "ended":
-        return "ended", table.version, None, 0
-    for seat in state.pending_seats():
-        if seat in humans and state.legal_actions(seat):
-            message = {**human_move(state, seat), "seat": seat, "version": table.version}
-            return state.phase, table.version, message, 5 if "command" in message else 1
-    services.clock_tick(now=timezone.now())
-    return state.phase, Table.objects.get(pk=table_id).version, None, 0
 
 
 def check_frame(frame: str, viewer: int | None, known: dict) -> str | None:
@@ -134,37 +108,11 @@ def check_frame(frame: str, viewer: int | None, known: dict) -> str | None:
 
 
 async def test_no_frame_shows_another_seats_buried_or_drawn_tiles():
-    table_id, (ann, ben, cat) = await setup()
-    humans = {0: ann, 1: ben}
-    readers = {
-        0: Reader(await connect(f"/ws/table/{table_id}/", ann)),
-        1: Reader(await connect(f"/ws/table/{table_id}/", ben)),
-        None: Reader(await connect(f"/ws/table/{table_id}/", cat)),
-        "anon": Reader(await connect(f"/ws/table/{table_id}/")),
-    }
+    table_id, (ann, ben, cat) = await setup(rules_options=OPTIONS)
+    await start(table_id)
+    readers = await open_readers(table_id, ann, ben, cat)
     try:
-        for hand in range(HANDS):
-            if hand:
-                before = await current_version(table_id)  # ann presses 下一局, then ben's press deals
-                await readers[0].communicator.send_json_to({"command": "next_hand", "version": before})
-                await readers[1].until(before + 1)
-                await readers[1].communicator.send_json_to({"command": "next_hand", "version": before + 1})
-                for reader in readers.values():
-                    await reader.until(before + 2)
-            for _ in range(3000):
-                phase, version, message, versions = await step(table_id, humans)
-                if message is not None:
-                    await readers[message.pop("seat")].communicator.send_json_to(message)
-                    version += versions
-                for reader in readers.values():
-                    await reader.until(version)
-                if phase == "ended":
-                    break
-            else:
-                raise AssertionError("the hand did not end")
-        final = await current_version(table_id)
-        for reader in readers.values():
-            await reader.until(final)
+        await play_watched_hands(table_id, readers, humans={0: ann, 1: ben}, move=human_move)
         known = await states_by_version(table_id)
         checked = {viewer: Counter() for viewer in readers}
         for viewer, reader in readers.items():
@@ -190,7 +138,8 @@ async def test_no_frame_shows_another_seats_buried_or_drawn_tiles():
     ],
 )
 async def test_a_bad_swap_over_the_socket_is_refused_to_that_person_only(payload, code):
-    table_id, (ann, ben, _) = await setup()
+    table_id, (ann, ben, _) = await setup(rules_options=OPTIONS)
+    await start(table_id)
     a = Reader(await connect(f"/ws/table/{table_id}/", ann))
     b = Reader(await connect(f"/ws/table/{table_id}/", ben))
     try:
