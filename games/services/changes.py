@@ -40,11 +40,12 @@ def locked_table(table_id: int) -> Table:
     return table
 
 
-def playing_table(table_id: int) -> Table:
-    """The locked table, which must be playing a match (a playing table always has a hand dealt);
-    `table_not_playing` otherwise."""
+def playing_table(table_id: int, *, dealt: bool = True) -> Table:
+    """The locked table, which must be playing a match (and, with `dealt`, have a hand dealt: a
+    match's tables set up by history's simulations start without one); `table_not_playing`
+    otherwise."""
     table = locked_table(table_id)
-    if table.status != Table.Status.PLAYING or not table.state:
+    if table.status != Table.Status.PLAYING or (dealt and not table.state):
         raise ServiceError("table_not_playing")
     return table
 

@@ -270,7 +270,7 @@ def table_next_hand(*, table_id: int, user, version=None) -> Table:
     """
     require_user(user)
     with transaction.atomic():
-        table = playing_table(table_id)
+        table = playing_table(table_id, dealt=False)
         seat = own_seat(table, user)
         if version is not None and str(version) != str(table.version):
             raise ServiceError("stale_version")
@@ -292,7 +292,7 @@ def table_play_bots_hand(*, table_id: int, seed: str, ended: datetime | None = N
     seat to the end at once, stored as the clock would store it (history's simulations, for tests
     and benches: far faster than driving the clock). `ended`: when the hand counts as played."""
     with transaction.atomic():
-        table = playing_table(table_id)
+        table = playing_table(table_id, dealt=False)
         last = current_hand(table)
         if last is not None and last.result is None:
             raise ServiceError("hand_in_progress")
