@@ -77,6 +77,11 @@ MESSAGES: dict[str, Promise] = {
 }
 
 
+def message_for(code: str) -> Promise:
+    """The words for an error code (lazy: text in the language active where it is shown)."""
+    return MESSAGES.get(code, _("操作失败"))
+
+
 class ServiceError(Exception):
     """A refused request: nothing was changed. `code` is stable; `message` is for people (a lazy
     gettext or text: `MESSAGES[code]` unless the raiser words this case itself)."""
@@ -85,7 +90,7 @@ class ServiceError(Exception):
 
     def __init__(self, code: str, message: str | Promise | None = None) -> None:
         self.code = code
-        self.lazy_message = message if message is not None else MESSAGES.get(code, _("操作失败"))
+        self.lazy_message = message if message is not None else message_for(code)
         super().__init__(code)
 
     @property

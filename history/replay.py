@@ -26,6 +26,8 @@ from games.engine.verify import HandExport, VerifyFailed, verify_export
 from games.engine.view import Discard
 from games.names import ACTIONS, PATTERNS, PHASES, WIN_KINDS, WINDS, pair
 
+from .import_errors import refusal
+
 
 class NotReplayable(Exception):
     """The hand cannot be replayed (it is still being played, or its record is broken)."""
@@ -66,7 +68,7 @@ def check(source: ReplaySource) -> str | None:
     try:
         verify_export(source.export)
     except VerifyFailed as exc:
-        return str(exc)
+        return refusal(exc)
     return None
 
 

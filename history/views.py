@@ -29,6 +29,7 @@ from games.names import PATTERNS, pair
 
 from . import charts
 from .forms import ImportForm
+from .import_errors import refusal
 from .models import HandRecord, Player, Rating
 from .replay import NotReplayable, ReplaySource, check, clamp_step, frame_at, source_from_hand
 from .stats import player_stats
@@ -248,10 +249,8 @@ def import_hand(request):
         try:
             export = loads_export(form.cleaned_data["file"].read(form.max_bytes + 1))
             verify_export(export)
-        except ExportError as exc:
-            form.add_error("file", _("不是牌局导出文件：{error}").format(error=exc))
-        except VerifyFailed as exc:
-            form.add_error("file", _("校验失败：{error}").format(error=exc))
+        except (ExportError, VerifyFailed) as exc:
+            form.add_error("file", refusal(exc))
         else:
             request.session[SESSION_IMPORT] = json.dumps(export.to_json())
             return redirect("history:imported")

@@ -244,6 +244,57 @@ def test_the_replay_script_gets_its_words_from_the_page(world):
     assert not HAN.search((Path(settings.BASE_DIR) / "static/js/replay.js").read_text())
 
 
+def _refused_imports(export: dict) -> dict[str, bytes]:
+    """One upload for every way an import is refused (the engine's code for it -> the file)."""
+    import json
+
+    def changed(**fields) -> bytes:
+        return json.dumps(export | fields).encode()
+
+    last = export["actions"][-1]
+    seat = last.split(":")[0]
+    return {
+        "not_json": b"{nope",
+        "not_object": b"[1, 2]",
+        "missing_keys": json.dumps({"seed": export["seed"]}).encode(),
+        "unknown_keys": changed(colour=1),
+        "bad_field": changed(dealer=9),
+        "bad_action": changed(actions=["0:fly:5p"]),
+        "commitment": changed(commitment="0" * 64),
+        "action_refused": changed(actions=[*export["actions"][:-1], f"{seat}:discard:1z", last]),
+        "unfinished": changed(actions=export["actions"][:-1]),
+    }
+
+
+def test_a_refused_import_says_why_in_the_page_language(world):
+    """The import page words each refusal itself (not the engine's English line): English only in
+    `en`, and in `zh-hans` no word of English but what the file holds (an action's notation, the
+    name of a key it should not have)."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    export = client_in("en").get(reverse("history:export", args=[world["hand"].pk])).json()
+    plain_zh = english_in(client_in("zh-hans").get(reverse("history:import")).content.decode(), set())
+    reasons = {}
+    for code, content in _refused_imports(export).items():
+        pages = {}
+        for language in ("en", "zh-hans"):
+            upload = SimpleUploadedFile("hand.json", content, content_type="application/json")
+            response = client_in(language).post(reverse("history:import"), {"file": upload})
+            assert response.status_code == 400, (code, language)
+            pages[language] = response.content.decode()
+        error = re.search(r'<ul class="errorlist[^"]*"[^>]*>(.*?)</ul>', pages["en"], re.S)
+        assert error, code
+        reasons[code] = error.group(1)
+        assert not chinese_in(pages["en"]), (code, chinese_in(pages["en"]))
+        # What the file itself holds may be named: the notation of an action, a key it has.
+        typed = set(re.findall(r"\d:[a-z_]+:\w+", pages["zh-hans"])) | {"colour"}
+        assert not english_in(pages["zh-hans"], typed) - plain_zh, (code, english_in(pages["zh-hans"], typed))
+        assert "校验失败" in pages["zh-hans"] or "不是牌局导出文件" in pages["zh-hans"], code
+    assert len(set(reasons.values())) == len(reasons), "every refusal says its own reason"
+    assert "Not a hand export" in reasons["not_json"] and "The check failed" in reasons["unfinished"]
+
+
 def test_password_reset_mail_is_in_the_language_of_the_request(world):
     from django.core import mail
 
