@@ -37,7 +37,6 @@ from .changes import (
     playing_table,
     require_user,
     seats_of,
-    user_seat,
 )
 from .presence import expire_grace, grace_deadlines, mark_away_seats
 from .readiness import (
@@ -228,12 +227,10 @@ def table_start(*, table_id: int, user) -> Table:
         table = locked_table(table_id)
         if table.status != Table.Status.WAITING:
             raise ServiceError("table_not_waiting")
-        if user_seat(table, user) is None:
-            raise ServiceError("not_seated")
+        seat = own_seat(table, user)
         seats = seats_of(table)
-        if any(seat.is_empty for seat in seats):
+        if any(other.is_empty for other in seats):
             raise ServiceError("seats_not_filled")
-        seat = user_seat(table, user)
         require_agreed(table, seat)
         if not press_start(table, seat, timezone.now()):  # the others now have the ready timeout
             bump(table, "deadline", lobby=True)
