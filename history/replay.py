@@ -24,6 +24,7 @@ from games.engine.state import GameState
 from games.engine.tiles import code_to_str
 from games.engine.verify import HandExport, VerifyFailed, verify_export
 from games.engine.view import Discard
+from games.errors import message_for
 from games.names import ACTIONS, PATTERNS, PHASES, WIN_KINDS, WINDS, pair
 
 from .import_errors import refusal
@@ -178,7 +179,7 @@ def frame_at(source: ReplaySource, step: int) -> Frame:
         for action in export.actions[:step]:
             state.apply(action)
     except RuleError as exc:
-        raise NotReplayable(_("这局的记录无法重放：{error}").format(error=exc.message)) from None
+        raise NotReplayable(_("这局的记录无法重放：{error}").format(error=message_for(exc.code))) from None
     view = state.public_view()
     following = export.actions[step] if step < source.total else None
     pending = set(state.pending_seats()) if state.phase != "ended" else set()

@@ -277,3 +277,18 @@ def test_replay_names_bots_in_chinese_for_a_chinese_reader(client, played):
     url = reverse("history:replay", args=[hands[0].pk])
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "机器人·乙（简单）" in page and "机器人·丁（简单）" in page and "机器人·甲" not in page
+
+
+def test_a_stored_hand_whose_log_does_not_replay_says_why_in_words(client, played):
+    """A damaged log (an action the rules refuse) is a 409 page naming the rule it breaks, in the
+    page's language, not the engine's English line."""
+    _, _, hands = played
+    hand = hands[0]
+    first = hand.actions.order_by("seq").first()
+    first.action = f"{(int(first.action[0]) + 1) % 4}:discard:1m"  # not that seat's turn
+    first.save(update_fields=["action"])
+    response = client.get(reverse("history:replay", args=[hand.pk]), {"step": 1})
+    page = response.content.decode()
+    assert response.status_code == 409
+    assert "does not replay" in page and "not your turn" in page.lower()
+    assert "RuleError" not in page and "not_your_turn" not in page
