@@ -6,7 +6,7 @@ import pytest
 from games.engine.actions import Action
 from games.engine.bots import defense
 from games.engine.bots.hard import HardBot
-from games.engine.bots.normal import NormalBot
+from games.engine.bots.normal import NormalBot, Position
 from tests.engine.test_bots_defense import Table, chow, pong, t
 
 # Two equally close one-suit plans, characters and dots (234 + 67 in each), and a pair of honours
@@ -51,3 +51,27 @@ def test_gives_way_to_an_expensive_threat_and_pushes_against_a_cheap_one(threat,
     table = Table(CHEAP_HAND, melds=[[], threat, [], []], rivers=["", "", "9s1s", "2s8s"], wall_remaining=30)
     assert defense.threat_value(table, 1) == (10.0 if threat is PIN_QING else 3.0)
     assert HardBot().choose(table, 0) == Action("discard", 0, t(discard))
+
+
+# Seat 0 has three sets on the table (123m and 456m chowed, a pong of east: a 混一色 worth 2 + 1 花)
+# and holds 22m 78m: ready on 6m and 9m. Seat 3 has just discarded a third 2m. Taking it leaves
+# 7m 8m, one of which is kept: a win on its pair is a 大吊车, worth at least 10 a share.
+DADIAO_MELDS = [[chow("123m", 3), chow("456m", 3), pong("1z", 2)], [], [], []]
+PONG_2M = {"pong": [Action("pong", 0, t("2m"))], "pass": [Action("pass", 0)]}
+
+
+@pytest.mark.parametrize(
+    ("rivers", "taken"),
+    [
+        # Three of the four waits are gone and 7m, 8m are all unseen: the pong.
+        (["", "6m6m9m", "6m9m", "2m"], True),
+        # Every copy of 7m and 8m is visible, so the tile held could never pair: pass.
+        (["", "7m7m7m", "8m8m8m", "2m"], False),
+    ],
+)
+def test_claims_a_dadiaoche_when_its_single_wait_is_worth_more(rivers, taken):
+    table = Table("22m78m", melds=DADIAO_MELDS, rivers=rivers, wall_remaining=40)
+    pong_2m, pass_ = PONG_2M["pong"][0], PONG_2M["pass"][0]
+    # Normal takes only claims that bring the hand closer, and a ready hand stays ready.
+    assert NormalBot().claim(Position(table, 0), PONG_2M, t("2m")) == pass_
+    assert HardBot().claim(Position(table, 0), PONG_2M, t("2m")) == (pong_2m if taken else pass_)

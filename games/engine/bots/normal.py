@@ -285,7 +285,7 @@ class NormalBot:
     def claim_outlook(self, pos: Position, action: Action, tile: int) -> tuple[int, float, int]:
         """(distance, minus the useful-tile score of the best discard, pong before chow) after
         taking `action`: lower is better."""
-        shape, remove = _claimed(action, tile)
+        shape, remove = claimed_meld(action, tile)
         counts = list(pos.counts)
         for t, n in remove.items():
             counts[t] -= n
@@ -297,11 +297,11 @@ class NormalBot:
 
     @staticmethod
     def after_claim(pos: Position, action: Action, tile: int) -> int:
-        shape, remove = _claimed(action, tile)
+        shape, remove = claimed_meld(action, tile)
         return pos.distance_after(remove, shape)
 
 
-def _claimed(action: Action, tile: int) -> tuple[ev.MeldShape, dict[int, int]]:
+def claimed_meld(action: Action, tile: int) -> tuple[ev.MeldShape, dict[int, int]]:
     """The meld a claim of `tile` declares, and the tiles it takes out of the hand."""
     if action.kind == "chow":
         start = action.tile
