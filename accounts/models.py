@@ -4,16 +4,24 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 # What a deleted account is called everywhere (accounts.services.delete_account); nobody else may take it.
 DELETED_NAME = "已注销"
 
 
 class Profile(models.Model):
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
-    display_name = models.CharField(max_length=24, blank=True, default="")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile", verbose_name=_("用户")
+    )
+    display_name = models.CharField(_("昵称"), max_length=24, blank=True, default="")
     # The language chosen in the header while logged in ("" = not chosen yet); applied at log-in.
-    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
+    language = models.CharField(_("语言"), max_length=8, blank=True, default="", choices=settings.LANGUAGES)
+
+    class Meta:
+        verbose_name = _("玩家资料")
+        verbose_name_plural = pgettext_lazy("plural", "玩家资料")
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()

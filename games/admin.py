@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from games import store
 from games.forms import OPTION_PREFIX, option_field, options_from
+from games.names import BOT_LEVELS, name_of
 from games.table_options import DEFAULTS, OPTIONS, PRESET_NAMES, ROOM_NUMBERS
 
 from .models import Action, Hand, Match, Room, Seat, Table
@@ -19,15 +20,22 @@ from .services import room_close, table_close
 from .services.rooms import ROOM_FIELDS, RoomSettingsError, check_room_settings, room_save
 
 
+@admin.display(description=gettext_lazy("机器人等级"))
+def bot_level(_model_admin, obj) -> str:
+    """The level's word in the page's language (the row holds its code: easy, normal, hard)."""
+    return name_of(BOT_LEVELS, obj.bot_level) if obj.bot_level else "—"
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     can_delete = False
+    level = bot_level
     fields = (
         "index",
         "user",
         "is_bot",
-        "bot_level",
+        "level",
         "connected",
         "stake_accepted",
         "ready",
@@ -125,10 +133,11 @@ class RoomAdmin(admin.ModelAdmin):
         "grace_period",
         "bot_delay",
         "claim_pause",
-        "bot_level",
+        "level",
         "is_open",
     )
     actions = ["close_rooms"]
+    level = bot_level
 
     def save_model(self, request, obj, form, change) -> None:
         saved = room_save(room_id=obj.pk if change else None, values=form.room_values)
@@ -139,7 +148,7 @@ class RoomAdmin(admin.ModelAdmin):
     def close_rooms(self, request, queryset) -> None:
         for room in queryset:
             room_close(room_id=room.pk)
-            self.log_change(request, room, "Closed the room")
+            self.log_change(request, room, _("关闭了房间"))
         self.message_user(request, _("已关闭。"))
 
 
@@ -197,7 +206,11 @@ class TableAdmin(admin.ModelAdmin):
         if not rows:
             return "—"
         return format_html(
-            "<table><tr><th>hand</th><th>#</th><th>action</th><th>clock</th><th>time</th></tr>{}</table>",
+            "<table><tr><th>{}</th><th>#</th><th>{}</th><th>{}</th><th>{}</th></tr>{}</table>",
+            _("局号"),
+            _("操作"),
+            _("自动"),
+            _("时间"),
             format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
         )
 
@@ -205,7 +218,7 @@ class TableAdmin(admin.ModelAdmin):
     def close_tables(self, request, queryset) -> None:
         for table in queryset:
             table_close(table_id=table.pk)
-            self.log_change(request, table, "Closed the table")
+            self.log_change(request, table, _("关闭了桌子"))
         self.message_user(request, _("已关闭（正在打的桌子在本局结束后关闭）。"))
 
 

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 
@@ -39,47 +40,60 @@ class Room(models.Model):
         LAZI = "lazi", _("喇子")
         HOME = "home", _("家庭")
 
-    name = models.CharField(max_length=60, unique=True)
-    preset = models.CharField(max_length=16, choices=Preset.choices, default=Preset.STANDARD)
-    rules_options = models.JSONField(default=dict, blank=True, help_text="House options (rules §11).")
-    discard_timeout = models.PositiveSmallIntegerField(default=20, help_text="Seconds to discard.")
-    claim_timeout = models.PositiveSmallIntegerField(default=20, help_text="Seconds to answer a claim.")
-    bot_delay = models.DecimalField(
-        max_digits=5, decimal_places=2, default=Decimal("1.0"), help_text="Bot think delay in seconds."
+    name = models.CharField(_("名称"), max_length=60, unique=True)
+    preset = models.CharField(_("玩法"), max_length=16, choices=Preset.choices, default=Preset.STANDARD)
+    rules_options = models.JSONField(
+        _("房间选项"), default=dict, blank=True, help_text=_("房间的规则选项（规则 §11）。")
     )
-    bot_level = models.CharField(max_length=16, default="easy")
+    discard_timeout = models.PositiveSmallIntegerField(_("出牌时间"), default=20, help_text=_("出牌的秒数。"))
+    claim_timeout = models.PositiveSmallIntegerField(
+        _("吃碰时间"), default=20, help_text=_("回应吃碰胡的秒数。")
+    )
+    bot_delay = models.DecimalField(
+        _("机器人思考时间"),
+        max_digits=5,
+        decimal_places=2,
+        default=Decimal("1.0"),
+        help_text=_("机器人思考的延迟（秒）。"),
+    )
+    bot_level = models.CharField(_("机器人等级"), max_length=16, default="easy")
     claim_pause = models.DecimalField(
+        _("吃碰等待"),
         max_digits=4,
         decimal_places=2,
         default=Decimal("1.0"),
-        help_text="Seconds every discard waits for claims at tables with people, claimable or not.",
+        help_text=_("有真人的桌上，每张打出的牌等待吃碰的秒数，不论能否吃碰。"),
     )
-    stakes = models.JSONField(default=_default_stakes, help_text="Stakes k (底分) a table owner may choose.")
+    stakes = models.JSONField(_("可选底分"), default=_default_stakes, help_text=_("桌主可以选择的底分 k。"))
     ready_timeout = models.PositiveSmallIntegerField(
+        _("准备时间"),
         default=15,
-        help_text="Seconds the others have to press Start once one player has; also how long after a hand "
-        "ends the next one is dealt to whoever has not pressed Next hand.",
+        help_text=_(
+            "一位玩家按了开始后，其他人按开始的秒数；也是一局结束后，不等没按下一局的人、发下一局之前的秒数。"
+        ),
     )
     grace_period = models.PositiveSmallIntegerField(
-        default=60, help_text="Seconds a disconnected player may return within before the penalty."
+        _("断线宽限"), default=60, help_text=_("断线的玩家在这么多秒内回来就不罚分。")
     )
-    is_open = models.BooleanField(default=True)
+    is_open = models.BooleanField(_("开放"), default=True)
     allowed_presets = models.JSONField(
-        default=_all_presets, help_text="Presets a player may choose for a new table."
+        _("可选玩法"), default=_all_presets, help_text=_("玩家开新桌时可以选的玩法。")
     )
     allowed_options = models.JSONField(
-        default=_all_table_options, help_text="House options (§11) a player may set for a new table."
+        _("可选选项"), default=_all_table_options, help_text=_("玩家开新桌时可以设定的房间选项（§11）。")
     )
     timer_min = models.PositiveSmallIntegerField(
-        default=5, help_text="Shortest timer a table may choose (s)."
+        _("最短计时"), default=5, help_text=_("桌子可以选的最短计时（秒）。")
     )
     timer_max = models.PositiveSmallIntegerField(
-        default=120, help_text="Longest timer a table may choose (s)."
+        _("最长计时"), default=120, help_text=_("桌子可以选的最长计时（秒）。")
     )
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(_("创建时间"), auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
+        verbose_name = _("房间")
+        verbose_name_plural = pgettext_lazy("plural", "房间")
 
     def __str__(self) -> str:
         return self.name
@@ -100,42 +114,54 @@ class Table(models.Model):
         PLAYING = "playing", _("进行中")
         FINISHED = "finished", _("结束")
 
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="tables")
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="tables", verbose_name=_("房间"))
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("桌主"),
     )
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
-    version = models.PositiveIntegerField(default=0)
-    state = models.JSONField(null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    status = models.CharField(_("状态"), max_length=16, choices=Status.choices, default=Status.WAITING)
+    version = models.PositiveIntegerField(_("版本"), default=0)
+    state = models.JSONField(_("局面"), null=True, blank=True)
+    deadline = models.DateTimeField(_("下次检查"), null=True, blank=True, db_index=True)
     turn_deadline = models.DateTimeField(
-        null=True, blank=True, help_text="When the seats being waited on time out (shown as a countdown)."
+        _("等待截止"), null=True, blank=True, help_text=_("正在等的座位何时超时（显示为倒计时）。")
     )
-    changed = models.DateTimeField(null=True, blank=True, help_text="When the hand state last changed.")
-    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
-    huangfan = models.PositiveSmallIntegerField(default=0)
-    scores = models.JSONField(default=_zero_scores)
-    stake = models.PositiveIntegerField(null=True, blank=True, help_text="The stake k (底分) the owner set.")
-    closing = models.BooleanField(default=False, help_text="Close the table once the current hand ends.")
+    changed = models.DateTimeField(
+        _("局面更新时间"), null=True, blank=True, help_text=_("局面上次改变的时间。")
+    )
+    dealer = models.PositiveSmallIntegerField(_("庄家"), null=True, blank=True)
+    huangfan = models.PositiveSmallIntegerField(_("荒番数"), default=0)
+    scores = models.JSONField(_("得分"), default=_zero_scores)
+    stake = models.PositiveIntegerField(
+        _("本桌底分"), null=True, blank=True, help_text=_("桌主设定的底分 k。")
+    )
+    closing = models.BooleanField(_("待关闭"), default=False, help_text=_("本局结束后关闭这张桌子。"))
     # The players' choices (games.services.table_settings): blank / null / absent keys mean the room's.
-    preset = models.CharField(max_length=16, blank=True, default="")
-    options = models.JSONField(default=dict, blank=True, help_text="House options chosen for this table.")
-    discard_timeout = models.PositiveSmallIntegerField(null=True, blank=True)
-    claim_timeout = models.PositiveSmallIntegerField(null=True, blank=True)
-    private = models.BooleanField(default=False, help_text="Not listed in the lobby; joined by invite link.")
-    invite_code = models.CharField(max_length=6, null=True, blank=True, unique=True)
+    preset = models.CharField(_("玩法"), max_length=16, blank=True, default="")
+    options = models.JSONField(_("选项"), default=dict, blank=True, help_text=_("这张桌子选的房间选项。"))
+    discard_timeout = models.PositiveSmallIntegerField(_("出牌时间"), null=True, blank=True)
+    claim_timeout = models.PositiveSmallIntegerField(_("吃碰时间"), null=True, blank=True)
+    private = models.BooleanField(_("私人桌"), default=False, help_text=_("不在大厅显示，凭邀请链接入座。"))
+    invite_code = models.CharField(_("私人桌邀请码"), max_length=6, null=True, blank=True, unique=True)
     hand = models.ForeignKey(
         "Hand",
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="The hand dealt last here: being played, or just ended (set when it is dealt).",
+        verbose_name=_("当前一局"),
+        help_text=_("这里最后发的一局：正在打，或刚结束（发牌时设定）。"),
     )
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(_("创建时间"), auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
+        verbose_name = _("牌桌")
+        verbose_name_plural = pgettext_lazy("plural", "牌桌")
 
     def __str__(self) -> str:
         return f"{self.room.name} #{self.pk}"
@@ -148,32 +174,47 @@ class Table(models.Model):
 class Seat(models.Model):
     """One of the four places at a table: empty, a person, or a bot."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    index = models.PositiveSmallIntegerField()
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("牌桌"))
+    index = models.PositiveSmallIntegerField(_("座位"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
-    )
-    is_bot = models.BooleanField(default=False)
-    bot_level = models.CharField(max_length=16, blank=True, default="")
-    connected = models.BooleanField(default=False)
-    seen = models.DateTimeField(
+        settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
-        help_text="When a live socket last vouched for this person (presence heartbeat).",
+        on_delete=models.SET_NULL,
+        related_name="seats",
+        verbose_name=_("用户"),
     )
-    stake_accepted = models.BooleanField(default=False)
+    is_bot = models.BooleanField(_("是机器人"), default=False)
+    bot_level = models.CharField(_("机器人等级"), max_length=16, blank=True, default="")
+    connected = models.BooleanField(_("在线"), default=False)
+    seen = models.DateTimeField(
+        _("最后在线"),
+        null=True,
+        blank=True,
+        help_text=_("这个人的连接最后一次证明他在线的时间（在线心跳）。"),
+    )
+    stake_accepted = models.BooleanField(_("已接受底分"), default=False)
     ready = models.BooleanField(
+        _("已准备"),
         default=False,
-        help_text="Pressed Start in the current ready check, or Next hand since the hand ended.",
+        help_text=_("在本次准备倒计时里按了开始，或本局结束后按了下一局。"),
     )
-    autoplay = models.BooleanField(default=False, help_text="托管: a bot plays this person's seat.")
-    autoplay_reason = models.CharField(max_length=8, blank=True, default="", help_text="timeouts | away")
-    timeouts = models.PositiveSmallIntegerField(default=0, help_text="Consecutive timeouts.")
-    away_since = models.DateTimeField(null=True, blank=True, help_text="Disconnected during a hand since.")
-    leave_after_hand = models.BooleanField(default=False, help_text="Stand up when the hand ends (banned).")
+    autoplay = models.BooleanField(_("托管"), default=False, help_text=_("托管：机器人替这个人打这个座位。"))
+    autoplay_reason = models.CharField(
+        _("托管原因"), max_length=8, blank=True, default="", help_text=_("timeouts（超时）| away（离线）")
+    )
+    timeouts = models.PositiveSmallIntegerField(_("超时次数"), default=0, help_text=_("连续超时的次数。"))
+    away_since = models.DateTimeField(
+        _("离线时间"), null=True, blank=True, help_text=_("打牌时从这时起断线。")
+    )
+    leave_after_hand = models.BooleanField(
+        _("本局后离座"), default=False, help_text=_("本局结束后站起（被禁止入座）。")
+    )
 
     class Meta:
         ordering = ["table", "index"]
+        verbose_name = _("座位")
+        verbose_name_plural = pgettext_lazy("plural", "座位")
         constraints = [
             models.UniqueConstraint(fields=["table", "index"], name="seat_unique_index"),
             models.CheckConstraint(condition=models.Q(index__lte=3), name="seat_index_0_3"),
@@ -190,46 +231,61 @@ class Seat(models.Model):
 class Match(models.Model):
     """One session at a table: from the first start to the table closing."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches")
-    players = models.JSONField(default=list, help_text="Per seat: user id, or null for a bot.")
-    started = models.DateTimeField(auto_now_add=True)
-    ended = models.DateTimeField(null=True, blank=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches", verbose_name=_("牌桌"))
+    players = models.JSONField(_("玩家"), default=list, help_text=_("每个座位：用户编号；机器人为空值。"))
+    started = models.DateTimeField(_("开始时间"), auto_now_add=True)
+    ended = models.DateTimeField(_("结束时间"), null=True, blank=True)
 
     class Meta:
         ordering = ["id"]
+        verbose_name = _("一场")
+        verbose_name_plural = pgettext_lazy("plural", "一场")
+
+    def __str__(self) -> str:
+        return gettext("一场 #{id}").format(id=self.pk)
 
 
 class Hand(models.Model):
     """One hand: its seed and commitment (provable fairness), rules, and result."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
-    number = models.PositiveIntegerField()
-    seed = models.CharField(max_length=64, blank=True, default="")
-    commitment = models.CharField(max_length=64)
-    rules = models.JSONField(default=dict)
-    dealer = models.PositiveSmallIntegerField()
-    huangfan = models.PositiveSmallIntegerField(default=0)
-    stake = models.PositiveIntegerField(default=1)
-    result = models.JSONField(null=True, blank=True)
-    started = models.DateTimeField(auto_now_add=True)
-    ended = models.DateTimeField(null=True, blank=True)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands", verbose_name=_("一场"))
+    number = models.PositiveIntegerField(_("局号"))
+    seed = models.CharField(_("种子"), max_length=64, blank=True, default="")
+    commitment = models.CharField(_("承诺"), max_length=64)
+    rules = models.JSONField(_("规则设定"), default=dict)
+    dealer = models.PositiveSmallIntegerField(_("庄家"))
+    huangfan = models.PositiveSmallIntegerField(_("荒番数"), default=0)
+    stake = models.PositiveIntegerField(_("本桌底分"), default=1)
+    result = models.JSONField(_("结果"), null=True, blank=True)
+    started = models.DateTimeField(_("开始时间"), auto_now_add=True)
+    ended = models.DateTimeField(_("结束时间"), null=True, blank=True)
 
     class Meta:
         ordering = ["match", "number"]
+        verbose_name = _("一局")
+        verbose_name_plural = pgettext_lazy("plural", "一局")
         constraints = [models.UniqueConstraint(fields=["match", "number"], name="hand_unique_number")]
+
+    def __str__(self) -> str:
+        return gettext("第 {number} 局（#{id}）").format(number=self.number, id=self.pk)
 
 
 class Action(models.Model):
     """Append-only log of what each seat did in a hand, in order (`seq` from 1)."""
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")
-    seq = models.PositiveIntegerField()
-    seat = models.PositiveSmallIntegerField()
-    action = models.CharField(max_length=32)
-    version = models.PositiveIntegerField()
-    by_clock = models.BooleanField(default=False, help_text="Played by a bot or a timeout.")
-    created = models.DateTimeField(auto_now_add=True)
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions", verbose_name=_("一局"))
+    seq = models.PositiveIntegerField(_("序号"))
+    seat = models.PositiveSmallIntegerField(_("座位"))
+    action = models.CharField(_("操作"), max_length=32)
+    version = models.PositiveIntegerField(_("版本"))
+    by_clock = models.BooleanField(_("自动"), default=False, help_text=_("由机器人或超时打出。"))
+    created = models.DateTimeField(_("时间"), auto_now_add=True)
 
     class Meta:
         ordering = ["hand", "seq"]
+        verbose_name = _("操作")
+        verbose_name_plural = pgettext_lazy("plural", "操作")
         constraints = [models.UniqueConstraint(fields=["hand", "seq"], name="action_unique_seq")]
+
+    def __str__(self) -> str:
+        return gettext("局 #{hand} 第 {seq} 步").format(hand=self.hand_id, seq=self.seq)

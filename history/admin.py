@@ -1,6 +1,10 @@
 """Read-only admin views of the history tables (only `history.services` writes them)."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy
+
+from games.admin import bot_level
+from games.names import FEATURES, PATTERNS, WIN_KINDS, name_of
 
 from .models import HandRecord, Player, Rating
 
@@ -18,8 +22,10 @@ class ReadOnly(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(ReadOnly):
-    list_display = ("key", "user", "bot_level")
+    list_display = ("key", "user", "level")
+    fields = readonly_fields = ("key", "user", "level")
     search_fields = ("key", "user__username")
+    level = bot_level
 
 
 @admin.register(Rating)
@@ -31,6 +37,24 @@ class RatingAdmin(ReadOnly):
 
 @admin.register(HandRecord)
 class HandRecordAdmin(ReadOnly):
-    list_display = ("hand", "seat", "player", "room", "payment", "won", "pattern", "ended")
+    list_display = ("hand", "seat", "player", "room", "payment", "won", "pattern_name", "ended")
+    readonly_fields = ("pattern_name", "feature_names", "win_kind_name")
+    fields = (
+        *("hand", "match", "room", "player", "seat", "ended", "is_dealer", "drawn", "won", "self_drawn"),
+        *("dealt_in", "payment", "pattern_name", "feature_names", "win_kind_name", "value"),
+    )
     list_select_related = ("player", "room", "hand")
     raw_id_fields = ("hand", "match")
+
+    # The rows hold the engine's codes; staff read their words in the page's language.
+    @admin.display(description=gettext_lazy("番种"))
+    def pattern_name(self, obj: HandRecord) -> str:
+        return name_of(PATTERNS, obj.pattern) if obj.pattern else "—"
+
+    @admin.display(description=gettext_lazy("加番"))
+    def feature_names(self, obj: HandRecord) -> str:
+        return ", ".join(name_of(FEATURES, code) for code in obj.features) or "—"
+
+    @admin.display(description=gettext_lazy("胡法"))
+    def win_kind_name(self, obj: HandRecord) -> str:
+        return name_of(WIN_KINDS, obj.win_kind) if obj.win_kind else "—"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.names import bot_name
 
@@ -18,18 +20,23 @@ from games.names import bot_name
 class Player(models.Model):
     """Whoever can sit in a seat: a person, or a bot level (every bot of one level is one player)."""
 
-    key = models.CharField(max_length=40, unique=True, help_text='"u<user id>" or "bot-<level>".')
+    key = models.CharField(
+        _("标识"), max_length=40, unique=True, help_text=_('"u" 加用户编号，或 "bot-" 加机器人等级。')
+    )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.CASCADE,
         related_name="history_player",
+        verbose_name=_("用户"),
     )
-    bot_level = models.CharField(max_length=16, blank=True, default="")
+    bot_level = models.CharField(_("机器人等级"), max_length=16, blank=True, default="")
 
     class Meta:
         ordering = ["id"]
+        verbose_name = _("玩家")
+        verbose_name_plural = pgettext_lazy("plural", "玩家")
 
     def __str__(self) -> str:
         return self.key
@@ -54,25 +61,31 @@ class Player(models.Model):
 class HandRecord(models.Model):
     """One seat of one finished hand, as the seat's player experienced it."""
 
-    hand = models.ForeignKey("games.Hand", on_delete=models.CASCADE, related_name="records")
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
-    room = models.ForeignKey("games.Room", on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hands")
-    seat = models.PositiveSmallIntegerField()
-    ended = models.DateTimeField()
-    is_dealer = models.BooleanField(default=False)
-    drawn = models.BooleanField(default=False, help_text="The hand ended without a winner (流局).")
-    won = models.BooleanField(default=False)
-    self_drawn = models.BooleanField(default=False, help_text="Won without a discarder (自摸 and the like).")
-    dealt_in = models.BooleanField(default=False, help_text="Discarded (or added the kong) a winner took.")
-    payment = models.IntegerField(help_text="What this seat received (negative: paid), stake applied.")
-    pattern = models.CharField(max_length=24, blank=True, default="")
-    features = models.JSONField(default=list, blank=True)
-    win_kind = models.CharField(max_length=24, blank=True, default="")
-    value = models.IntegerField(default=0, help_text="The winning hand's value (0 when not won).")
+    hand = models.ForeignKey(
+        "games.Hand", on_delete=models.CASCADE, related_name="records", verbose_name=_("一局")
+    )
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.CASCADE, related_name="+", verbose_name=_("一场")
+    )
+    room = models.ForeignKey("games.Room", on_delete=models.CASCADE, related_name="+", verbose_name=_("房间"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hands", verbose_name=_("玩家"))
+    seat = models.PositiveSmallIntegerField(_("座位"))
+    ended = models.DateTimeField(_("结束时间"))
+    is_dealer = models.BooleanField(_("庄家"), default=False)
+    drawn = models.BooleanField(_("流局"), default=False, help_text=_("这局没有人胡（流局）。"))
+    won = models.BooleanField(_("胡牌"), default=False)
+    self_drawn = models.BooleanField(_("自摸"), default=False, help_text=_("胡牌时没有放铳者（自摸之类）。"))
+    dealt_in = models.BooleanField(_("放铳"), default=False, help_text=_("打出（或上杠）的牌被别人胡了。"))
+    payment = models.IntegerField(_("收付"), help_text=_("这个座位收到的分（负数：付出），已乘底分。"))
+    pattern = models.CharField(_("番种"), max_length=24, blank=True, default="")
+    features = models.JSONField(_("加番"), default=list, blank=True)
+    win_kind = models.CharField(_("胡法"), max_length=24, blank=True, default="")
+    value = models.IntegerField(_("胡牌分值"), default=0, help_text=_("胡的这手牌的分值（没胡为 0）。"))
 
     class Meta:
         ordering = ["id"]
+        verbose_name = _("每局记录")
+        verbose_name_plural = pgettext_lazy("plural", "每局记录")
         constraints = [models.UniqueConstraint(fields=["hand", "seat"], name="handrecord_unique_seat")]
         indexes = [
             # Covers the statistics pass (player's rows in order, the columns it counts).
@@ -84,21 +97,35 @@ class HandRecord(models.Model):
             models.Index(fields=["player", "room", "id"], name="handrecord_player_room_id"),
         ]
 
+    def __str__(self) -> str:
+        return gettext("局 #{hand} 座位 {seat}").format(hand=self.hand_id, seat=self.seat)
+
 
 class Rating(models.Model):
     """A player's current rating, overall (`room` is null) or in one room."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
-    room = models.ForeignKey("games.Room", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    ordinal = models.FloatField(db_index=True, help_text="mu - 3 sigma: what the leaderboard sorts by.")
-    hands = models.PositiveIntegerField(default=0, help_text="Hands played (drawn hands included).")
-    rated_hands = models.PositiveIntegerField(default=0)
-    updated = models.DateTimeField(auto_now=True)
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("玩家")
+    )
+    room = models.ForeignKey(
+        "games.Room",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("房间"),
+    )
+    mu = models.FloatField("μ")
+    sigma = models.FloatField("σ")
+    ordinal = models.FloatField(_("等级分"), db_index=True, help_text=_("μ − 3σ：排行榜按它排序。"))
+    hands = models.PositiveIntegerField(_("局数"), default=0, help_text=_("打过的局数（含流局）。"))
+    rated_hands = models.PositiveIntegerField(_("计分局数"), default=0)
+    updated = models.DateTimeField(_("更新时间"), auto_now=True)
 
     class Meta:
         ordering = ["-ordinal"]
+        verbose_name = _("等级分")
+        verbose_name_plural = pgettext_lazy("plural", "等级分")
         constraints = [
             models.UniqueConstraint(
                 fields=["player", "room"], condition=models.Q(room__isnull=False), name="rating_one_per_room"
@@ -108,17 +135,24 @@ class Rating(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return gettext("{player} 的等级分").format(player=self.player)
+
 
 class RatingChange(models.Model):
     """The rating after one rated hand."""
 
-    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
-    hand = models.ForeignKey("games.Hand", on_delete=models.CASCADE, related_name="+")
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    ordinal = models.FloatField()
-    created = models.DateTimeField(auto_now_add=True)
+    rating = models.ForeignKey(
+        Rating, on_delete=models.CASCADE, related_name="changes", verbose_name=_("等级分")
+    )
+    hand = models.ForeignKey("games.Hand", on_delete=models.CASCADE, related_name="+", verbose_name=_("一局"))
+    mu = models.FloatField("μ")
+    sigma = models.FloatField("σ")
+    ordinal = models.FloatField(_("等级分"))
+    created = models.DateTimeField(_("时间"), auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
+        verbose_name = _("等级分变化")
+        verbose_name_plural = pgettext_lazy("plural", "等级分变化")
         indexes = [models.Index(fields=["rating", "id"], name="ratingchange_rating_id")]

@@ -81,8 +81,8 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
 class PenaltyIssueForm(forms.ModelForm):
     """Issue a penalty by hand: the hand, the seat charged, and a reason (required)."""
 
-    seat = forms.IntegerField(min_value=0, max_value=3)
-    reason = forms.CharField(max_length=200, required=True, strip=True)
+    seat = forms.IntegerField(min_value=0, max_value=3, label=gettext_lazy("座位"))
+    reason = forms.CharField(max_length=200, required=True, strip=True, label=gettext_lazy("原因"))
 
     class Meta:
         model = Penalty
@@ -92,7 +92,7 @@ class PenaltyIssueForm(forms.ModelForm):
         data = super().clean()
         hand, seat = data.get("hand"), data.get("seat")
         if hand is not None and seat is not None and match_seat_users(hand)[seat] is None:
-            raise forms.ValidationError("That seat was played by a bot; only a person can be penalised.")
+            raise forms.ValidationError(_("这个座位是机器人打的；只能罚真人。"))
         return data
 
 
@@ -145,7 +145,7 @@ class PenaltyAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change) -> None:
         if change:
-            raise PermissionDenied("Penalties are never edited; reverse one instead.")
+            raise PermissionDenied(_("罚分不能修改；请冲正。"))
         penalty = issue_penalty(
             hand=form.cleaned_data["hand"],
             seat=form.cleaned_data["seat"],
@@ -183,7 +183,11 @@ class PenaltyAdmin(admin.ModelAdmin):
                 messages.error(request, error.message)
             else:
                 self.log_change(
-                    request, penalty, f"Reversed by journal #{journal.pk}: {form.cleaned_data['reason']}"
+                    request,
+                    penalty,
+                    _("已由分录 #{journal} 冲正：{reason}").format(
+                        journal=journal.pk, reason=form.cleaned_data["reason"]
+                    ),
                 )
                 messages.success(request, _("已冲正：分录 #{journal}").format(journal=journal.pk))
                 return redirect("admin:ledger_penalty_change", penalty.pk)
@@ -198,7 +202,7 @@ class PenaltyAdmin(admin.ModelAdmin):
 
 
 class BanForm(forms.ModelForm):
-    reason = forms.CharField(max_length=200, required=True, strip=True)
+    reason = forms.CharField(max_length=200, required=True, strip=True, label=gettext_lazy("原因"))
 
     class Meta:
         model = Ban
@@ -233,7 +237,7 @@ class BanAdmin(admin.ModelAdmin):
         lifted = 0
         for ban in queryset.filter(lifted__isnull=True).select_related("user"):
             lifted += unban_player(user=ban.user, by=request.user)
-            self.log_change(request, ban, "Unbanned")
+            self.log_change(request, ban, _("解除了禁令"))
         self.message_user(
             request, ngettext("已解除 {n} 个禁令。", "已解除 {n} 个禁令。", lifted).format(n=lifted)
         )

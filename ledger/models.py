@@ -12,6 +12,8 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 AMOUNT = {"max_digits": 14, "decimal_places": 2}
 
@@ -47,18 +49,25 @@ class Account(models.Model):
     """Whose money an entry moves: one per player, one house, one shared by every bot seat."""
 
     class Kind(models.TextChoices):
-        PLAYER = "player", "玩家 Player"
-        HOUSE = "house", "庄家 House"
-        BOTS = "bots", "机器人 Bots"
+        PLAYER = "player", _("玩家")
+        HOUSE = "house", pgettext_lazy("account", "庄家")
+        BOTS = "bots", pgettext_lazy("account", "机器人")
 
-    kind = models.CharField(max_length=8, choices=Kind.choices)
+    kind = models.CharField(_("类别"), max_length=8, choices=Kind.choices)
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="account"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="account",
+        verbose_name=_("用户"),
     )
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(_("创建时间"), auto_now_add=True)
 
     class Meta:
         ordering = ["kind", "id"]
+        verbose_name = _("账户")
+        verbose_name_plural = pgettext_lazy("plural", "账户")
         constraints = [
             models.UniqueConstraint(
                 fields=["kind"], condition=~models.Q(kind="player"), name="account_one_house_one_bots"
@@ -72,34 +81,58 @@ class Account(models.Model):
 
     def __str__(self) -> str:
         if self.kind == self.Kind.PLAYER:
-            return f"player:{self.user.get_username()}"
-        return self.kind
+            return gettext("玩家：{name}").format(name=self.user.get_username())
+        return str(self.get_kind_display())
 
 
 class Journal(AppendOnly):
     """One balanced posting: a hand's settlement, a penalty, or the reversal of an earlier journal."""
 
     class Kind(models.TextChoices):
-        HAND = "hand", "结算 Hand settlement"
-        PENALTY = "penalty", "罚分 Penalty"
-        REVERSAL = "reversal", "冲正 Reversal"
+        HAND = "hand", _("牌局结算")
+        PENALTY = "penalty", _("罚分")
+        REVERSAL = "reversal", _("冲正分录")
 
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    hand = models.ForeignKey("games.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(_("类别"), max_length=8, choices=Kind.choices)
+    hand = models.ForeignKey(
+        "games.Hand",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("一局"),
+    )
     penalty = models.ForeignKey(
-        "ledger.Penalty", null=True, blank=True, on_delete=models.PROTECT, related_name="journals"
+        "ledger.Penalty",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="journals",
+        verbose_name=_("罚分"),
     )
     reverses = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="reversed_by",
+        verbose_name=_("冲正的分录"),
     )
-    memo = models.CharField(max_length=200, blank=True, default="")
+    memo = models.CharField(_("备注"), max_length=200, blank=True, default="")
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("操作人"),
     )
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(_("创建时间"), auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
+        verbose_name = _("分录")
+        verbose_name_plural = pgettext_lazy("plural", "分录")
         constraints = [
             models.UniqueConstraint(
                 fields=["hand"], condition=models.Q(kind="hand"), name="journal_one_settlement_per_hand"
@@ -107,21 +140,28 @@ class Journal(AppendOnly):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} #{self.pk}"
+        return f"{self.get_kind_display()} #{self.pk}"
 
 
 class LedgerEntry(AppendOnly):
     """One line of a journal: `amount` is credited to `account` (negative: debited)."""
 
-    journal = models.ForeignKey(Journal, on_delete=models.PROTECT, related_name="entries")
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
-    amount = models.DecimalField(**AMOUNT)
-    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Seat at the hand, if any.")
-    created = models.DateTimeField(auto_now_add=True)
+    journal = models.ForeignKey(
+        Journal, on_delete=models.PROTECT, related_name="entries", verbose_name=_("分录")
+    )
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, related_name="entries", verbose_name=_("账户")
+    )
+    amount = models.DecimalField(_("金额"), **AMOUNT)
+    seat = models.PositiveSmallIntegerField(
+        _("座位"), null=True, blank=True, help_text=_("在这局的座位（如有）。")
+    )
+    created = models.DateTimeField(_("创建时间"), auto_now_add=True)
 
     class Meta:
         ordering = ["journal", "id"]
-        verbose_name_plural = "ledger entries"
+        verbose_name = _("账目")
+        verbose_name_plural = pgettext_lazy("plural", "账目")
 
     def __str__(self) -> str:
         return f"{self.account} {self.amount:+}"
@@ -135,28 +175,40 @@ class Penalty(AppendOnly):
     """
 
     class Kind(models.TextChoices):
-        LEAVE = "leave", "逃跑 Left the table"
-        DISCONNECT = "disconnect", "掉线 Lost connection"
-        ADMIN = "admin", "管理 Issued by staff"
+        LEAVE = "leave", _("逃跑")
+        DISCONNECT = "disconnect", _("掉线")
+        ADMIN = "admin", _("管理员开出")
 
-    hand = models.ForeignKey("games.Hand", on_delete=models.PROTECT, related_name="penalties")
-    seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="penalties")
-    kind = models.CharField(max_length=12, choices=Kind.choices)
-    amount = models.DecimalField(**AMOUNT)
-    reason = models.CharField(max_length=200)
-    issued_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    hand = models.ForeignKey(
+        "games.Hand", on_delete=models.PROTECT, related_name="penalties", verbose_name=_("一局")
     )
-    created = models.DateTimeField(auto_now_add=True)
+    seat = models.PositiveSmallIntegerField(_("座位"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="penalties", verbose_name=_("用户")
+    )
+    kind = models.CharField(_("类别"), max_length=12, choices=Kind.choices)
+    amount = models.DecimalField(_("金额"), **AMOUNT)
+    reason = models.CharField(_("原因"), max_length=200)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("开出人"),
+    )
+    created = models.DateTimeField(_("创建时间"), auto_now_add=True)
 
     class Meta:
         ordering = ["-id"]
-        verbose_name_plural = "penalties"
+        verbose_name = _("罚分")
+        verbose_name_plural = pgettext_lazy("plural", "罚分")
         constraints = [models.CheckConstraint(condition=models.Q(amount__gt=0), name="penalty_positive")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.user.get_username()} {self.amount} (hand {self.hand_id})"
+        return gettext("{kind} {user} {amount}（局 #{hand}）").format(
+            kind=self.get_kind_display(), user=self.user.get_username(), amount=self.amount, hand=self.hand_id
+        )
 
     @property
     def is_reversed(self) -> bool:
@@ -166,19 +218,33 @@ class Penalty(AppendOnly):
 class Ban(models.Model):
     """A player barred from sitting down. Lifting a ban stamps it; the history stays."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bans")
-    reason = models.CharField(max_length=200)
-    banned_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bans", verbose_name=_("用户")
     )
-    created = models.DateTimeField(auto_now_add=True)
-    lifted = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(_("原因"), max_length=200)
+    banned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("禁止人"),
+    )
+    created = models.DateTimeField(_("创建时间"), auto_now_add=True)
+    lifted = models.DateTimeField(_("解除时间"), null=True, blank=True)
     lifted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("解除人"),
     )
 
     class Meta:
         ordering = ["-id"]
+        verbose_name = _("禁止入座")
+        verbose_name_plural = pgettext_lazy("plural", "禁止入座")
         constraints = [
             models.UniqueConstraint(
                 fields=["user"], condition=models.Q(lifted__isnull=True), name="ban_one_active_per_user"
@@ -186,7 +252,9 @@ class Ban(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"ban {self.user.get_username()}" + (" (lifted)" if self.lifted else "")
+        if self.lifted:
+            return gettext("禁止 {user}（已解除）").format(user=self.user.get_username())
+        return gettext("禁止 {user}").format(user=self.user.get_username())
 
 
 ZERO = Decimal("0.00")

@@ -25,6 +25,15 @@ def _empty_cache():
     cache.clear()
 
 
+@pytest.fixture(scope="session")
+def compiled():
+    """The English catalogue is compiled and current: pages read it, not the .po."""
+    mo = REPO / "locale/en/LC_MESSAGES/django.mo"
+    assert mo.exists() and mo.stat().st_mtime >= mo.with_suffix(".po").stat().st_mtime, (
+        "the English catalogue is not compiled: run `make setup`"
+    )
+
+
 @pytest.fixture
 def make_user(db):
     def make(name: str):

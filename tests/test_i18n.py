@@ -114,14 +114,6 @@ def english_in(html: str, typed: set[str]) -> set[str]:
     return words
 
 
-@pytest.fixture(scope="module")
-def compiled():
-    mo = Path(settings.BASE_DIR) / "locale/en/LC_MESSAGES/django.mo"
-    assert mo.exists() and mo.stat().st_mtime >= mo.with_suffix(".po").stat().st_mtime, (
-        "the English catalogue is not compiled: run `make setup`"
-    )
-
-
 @pytest.fixture
 def world(db, alice, bob, compiled):
     room = Room.objects.create(
