@@ -20,6 +20,7 @@ from django.utils import translation
 
 from games import selectors
 from games.live import limits, messages
+from games.live.delivery import GuardedSends
 from games.live.hub import update_hub
 from games.live.users import still_signed_in
 from games.models import Table
@@ -89,7 +90,15 @@ def _table_and_seat(table_id: int, user, session) -> tuple:
     return created, seated
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(GuardedSends, AsyncWebsocketConsumer):
+    def describe(self) -> str:
+        return f"table {getattr(self, 'table_id', '?')}, {super().describe()}"
+
+    async def drop(self) -> None:
+        await super().drop()
+        if hasattr(self, "hub"):
+            await self.hub.leave(self)
+
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
@@ -227,7 +236,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(GuardedSends, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.language = socket_language(self.scope)
@@ -242,7 +251,15 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         """The lobby is read-only over the socket; forms post over HTTP with CSRF."""
 
     async def lobby_update(self, event) -> None:
-        html = await database_sync_to_async(rendering.render_lobby_fragment)(
-            self.user, csrf_cookie(self.scope), self.language
-        )
+        """Push the lobby. A failed render costs this push only: the next update renders afresh (an
+        exception here would end the socket's consumer, and with it every later push)."""
+        if self.closing:
+            return
+        try:
+            html = await database_sync_to_async(rendering.render_lobby_fragment)(
+                self.user, csrf_cookie(self.scope), self.language
+            )
+        except Exception:
+            log.exception("lobby, %s: rendering failed", self.describe())
+            return
         await self.send(text_data=html)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
 
+from games.live.supervision import supervised
 from games.presentation import rendering
 from games.services.broadcast import USERS_GROUP, table_updates_group
 
@@ -25,7 +26,15 @@ class _UpdateHub:
     once per socket (four or more channel-layer messages per action, each received and dispatched
     on its own). The hub renders the announced version for all of the table's sockets here in one
     worker-thread hop from one read (`rendering.render_for_viewers`) and pushes each its own frame.
+
+    The listener is the process's only way to hear of updates, log-outs and bans, so nothing one
+    message or one socket does may end it: each message is handled under its own guard (a socket
+    that fails is dropped, `delivery.GuardedSends`), and a supervisor restarts the listener if it
+    ends all the same; a socket joining also restarts it if it was cancelled.
     """
+
+    # Seconds between a listener's end and its restart (tests shorten it).
+    restart_pause = 1.0
 
     def __init__(self, layer) -> None:
         self.layer = layer
@@ -33,6 +42,7 @@ class _UpdateHub:
         self.sockets: dict[int, set[TableConsumer]] = {}
         self._starting = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
+        self._listener: asyncio.Task | None = None
         self._users_renewal = float("-inf")
 
     async def join(self, socket: TableConsumer) -> None:
@@ -40,7 +50,9 @@ class _UpdateHub:
             if self.channel is None:
                 # The default prefix: channels_redis reads all of a process's channels from one list.
                 self.channel = await self.layer.new_channel()
-                self._spawn(self._listen(), "table-updates")
+            if self._listener is None or self._listener.done():
+                listen = supervised(self._listen, name="table updates listener", pause=self.restart_pause)
+                self._listener = asyncio.get_running_loop().create_task(listen, name="table-updates")
             if asyncio.get_running_loop().time() >= self._users_renewal:
                 # One membership per process, renewed hourly (not one Redis call per socket).
                 await self.layer.group_add(USERS_GROUP, self.channel)
@@ -64,7 +76,12 @@ class _UpdateHub:
     def _spawn(self, coroutine, name: str) -> None:
         task = asyncio.get_running_loop().create_task(coroutine, name=name)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("%s failed", task.get_name(), exc_info=task.exception())
 
     async def _listen(self) -> None:
         while True:
@@ -72,24 +89,40 @@ class _UpdateHub:
                 message = await self.layer.receive(self.channel)
             except Exception:  # the channel layer went away for a moment: sockets catch up later
                 log.exception("table updates: receiving failed")
-                await asyncio.sleep(1)
+                await asyncio.sleep(self.restart_pause)
                 continue
-            if message.get("type") == "user.close":
-                await self.close_user(message.get("user_id"))
-            elif message.get("type") == "table.update":
-                table_id, version = message.get("table_id"), message.get("version", 0)
-                self._spawn(self.push(table_id, version), f"table-update-{table_id}")
+            try:
+                await self._handle(message)
+            except Exception:
+                log.exception("table updates: handling %r failed", message)
+
+    async def _handle(self, message: dict) -> None:
+        if message.get("type") == "user.close":
+            await self.close_user(message.get("user_id"))
+        elif message.get("type") == "table.update":
+            table_id, version = message.get("table_id"), message.get("version", 0)
+            self._spawn(self.push(table_id, version), f"table-update-{table_id}")
 
     async def close_user(self, user_id) -> None:
-        """Close this process's table sockets of one person (logout, password change, ban)."""
+        """Close this process's table sockets of one person (logout, password change, ban).
+
+        A socket already closing (a second log-out, a browser closing its sockets) is skipped; one
+        that fails is logged and dropped, and the others are closed all the same."""
         mine = [
             socket
             for sockets in list(self.sockets.values())
             for socket in list(sockets)
-            if socket.user is not None and socket.user.is_authenticated and socket.user.pk == user_id
+            if not socket.closing
+            and socket.user is not None
+            and socket.user.is_authenticated
+            and socket.user.pk == user_id
         ]
         for socket in mine:
-            await socket.user_close({})
+            try:
+                await socket.user_close({})
+            except Exception:
+                log.exception("table %s, user %s: closing the socket failed", socket.table_id, user_id)
+                await socket.drop()
 
     async def push(self, table_id: int, announced: int) -> None:
         """Push version `announced` to the table's sockets here that have not got it (or a newer one)
