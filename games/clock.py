@@ -11,6 +11,9 @@ connects; `manage.py run_clock` runs the same loop as a worker of its own. Neith
 Every `PRESENCE_HEARTBEAT` seconds the loop also runs a presence round (`presence_round`): it vouches
 for the seats of this process's open sockets and sweeps the seats no live process vouches for any
 more (games/services/presence.py).
+
+The loop survives what one tick or one table raises (`clock_tick` isolates its tables, a failed tick
+is logged), and a supervisor (`games.live.supervision`) restarts it should it end all the same.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from games.live.hub import live_seat_pairs
+from games.live.supervision import supervised
 from games.services import clock_tick, sweep_stale_presence, vouch_for
 
 log = logging.getLogger(__name__)
@@ -37,8 +41,13 @@ def ensure_started() -> bool:
         return False
     if _task is not None and not _task.done():
         return True
-    _task = asyncio.get_running_loop().create_task(run_forever(), name="game-clock")
+    _task = asyncio.get_running_loop().create_task(run_supervised(), name="game-clock")
     return True
+
+
+async def run_supervised() -> None:
+    """`run_forever`, restarted whenever it ends, until cancelled."""
+    await supervised(run_forever, name="game clock", pause=float(settings.GAME_CLOCK_INTERVAL))
 
 
 def start_with_server() -> bool:

@@ -67,13 +67,20 @@ def _send(group: str, message: dict) -> None:
     queued on the server's event loop and the thread goes on: waiting for the Redis round trip held
     the thread (one of a few) after every action. Messages may then leave in another order; they
     carry versions, and a socket never goes back to an older one. Elsewhere (no event loop to hand
-    it to: a command, a test without one) it is sent and waited for."""
+    it to: a command, a test without one) it is sent and waited for.
+
+    A failed send is logged, never raised: it runs after the commit, where raising would skip the
+    other after-commit work (the clock's other tables, the rest of a request) while the change
+    stands. Delivery is at most once anyway; sockets catch up from the database's version."""
     layer = get_channel_layer()
     if layer is None:
         return
     loop = _server_loop()
     if loop is None:
-        async_to_sync(layer.group_send)(group, message)
+        try:
+            async_to_sync(layer.group_send)(group, message)
+        except Exception:
+            log.exception("group send to %s failed", group)
     else:
         loop.call_soon_threadsafe(_start_send, layer, group, message)
 

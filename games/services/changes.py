@@ -12,12 +12,29 @@ store; it then calls `notify` itself. The message carries only `(table_id, versi
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable, Iterable
+
 from games import store
 from games.engine.state import GameState
 from games.errors import ServiceError
 from games.models import Hand, Seat, Table
 
 from .broadcast import on_commit_table_changed
+
+log = logging.getLogger(__name__)
+
+
+def each_table(table_ids: Iterable[int], step: Callable[[int], int], *, what: str) -> int:
+    """The sum of `step(table_id)` over the tables, each on its own: one table's failure is logged
+    with its id and the others go on (the clock must not stop every table because one breaks)."""
+    done = 0
+    for table_id in table_ids:
+        try:
+            done += step(table_id)
+        except Exception:
+            log.exception("table %s: %s failed", table_id, what)
+    return done
 
 
 def require_user(user) -> None:

@@ -30,6 +30,7 @@ from .changes import (
     bump,
     client_version,
     current_hand,
+    each_table,
     lock_table,
     locked_table,
     notify,
@@ -366,9 +367,8 @@ def clock_tick(*, now: datetime | None = None, limit: int = 100) -> int:
         .order_by("deadline")
         .values_list("pk", flat=True)[:limit]
     )
-    return sum(_tick_table(table_id, now) for table_id in list(due)) + expire_ready_checks(
-        now=now, limit=limit
-    )
+    played = each_table(list(due), lambda table_id: _tick_table(table_id, now), what="clock tick")
+    return played + expire_ready_checks(now=now, limit=limit)
 
 
 def _bot_move(level: str, state: GameState, seat: int) -> EngineAction:

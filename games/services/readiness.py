@@ -27,7 +27,7 @@ from games.errors import ServiceError
 from games.models import Hand, Seat, Table
 
 from .autoplay import plays_itself
-from .changes import bump, lock_table, seats_of
+from .changes import bump, each_table, lock_table, seats_of
 from .room_settings import ready_timeout
 from .settlement import first_person, reset_seat_flags
 
@@ -137,7 +137,7 @@ def expire_ready_checks(*, now: datetime | None = None, limit: int = 100) -> int
         .order_by("deadline")
         .values_list("pk", flat=True)[:limit]
     )
-    return sum(_expire(table_id, now) for table_id in due)
+    return each_table(due, lambda table_id: _expire(table_id, now), what="expiring the ready check")
 
 
 def _expire(table_id: int, now: datetime) -> int:

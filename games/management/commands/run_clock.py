@@ -23,4 +23,4 @@ class Command(BaseCommand):
 
     def handle(self, *args, ticks: int = 0, **options) -> None:
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(clock.run_forever(ticks=ticks or None))
+            asyncio.run(clock.run_forever(ticks=ticks) if ticks else clock.run_supervised())
