@@ -2,13 +2,16 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from .models import DELETED_NAME, Profile
+from .models import Profile
+from .names import is_reserved, normalise_display_name
+
+RESERVED_MESSAGE = _("这个昵称留给已注销的账户。")
 
 
 def _clean_display_name(value: str) -> str:
-    value = value.strip()
-    if value == DELETED_NAME:
-        raise forms.ValidationError(_("这个昵称留给已注销的账户。"))
+    value = normalise_display_name(value)
+    if is_reserved(value):
+        raise forms.ValidationError(RESERVED_MESSAGE)
     return value
 
 
@@ -21,6 +24,14 @@ class SignUpForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
+
+    def clean_username(self) -> str:
+        """The username is the name shown while no display name is set: it may not pass for a
+        deleted account either."""
+        username = super().clean_username()
+        if username and is_reserved(username):
+            raise forms.ValidationError(RESERVED_MESSAGE)
+        return username
 
     def clean_display_name(self) -> str:
         return _clean_display_name(self.cleaned_data["display_name"])

@@ -7,8 +7,15 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-# What a deleted account is called everywhere (accounts.services.delete_account); nobody else may take it.
+# What a deleted account is called everywhere (accounts.services.delete_account); nobody else may take
+# it, nor anything that reads as it (accounts.names).
 DELETED_NAME = "已注销"
+
+
+def deleted_username(user_id: int) -> str:
+    """A deleted account's username. "#" is outside what the username validator accepts (letters,
+    digits and @ . + - _), so no sign-up can take it beforehand and make the deletion fail."""
+    return f"deleted#{user_id}"
 
 
 class Profile(models.Model):

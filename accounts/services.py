@@ -8,7 +8,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from .models import DELETED_NAME, Profile
+from .models import DELETED_NAME, Profile, deleted_username
+from .names import normalise_display_name
 
 
 class AccountError(Exception):
@@ -23,7 +24,7 @@ def create_account(
     try:
         with transaction.atomic():
             user = get_user_model().objects.create_user(username=username, password=password, email=email)
-            Profile.objects.create(user=user, display_name=display_name.strip())
+            Profile.objects.create(user=user, display_name=normalise_display_name(display_name))
     except IntegrityError:
         raise AccountError(_("这个用户名已被使用。")) from None
     return user
@@ -38,7 +39,7 @@ def profile_for(user) -> Profile:
 def update_profile(*, user, display_name: str, email: str) -> Profile:
     with transaction.atomic():
         profile, _ = Profile.objects.update_or_create(
-            user=user, defaults={"display_name": display_name.strip()}
+            user=user, defaults={"display_name": normalise_display_name(display_name)}
         )
         if user.email != email:
             user.email = email
@@ -71,26 +72,31 @@ def seated_table_id(user) -> int | None:
     return seat.table_id if seat else None
 
 
-def delete_account(*, user, password: str) -> None:
-    """Delete an account while keeping the ledger and the history whole.
+def delete_account(*, user, password: str):
+    """Delete an account while keeping the ledger and the history whole; returns the deleted user.
 
     The user row stays (ledger entries, penalties and hand records point at it) but loses everything
-    personal: the name shown everywhere becomes 已注销, the username a placeholder, the e-mail goes,
-    the password becomes unusable and the account inactive, which ends every session of it (Django
-    checks both on each request). Refused without the right password, and while the user holds a
-    seat (they leave the table first: leaving during a hand is the table's business, with its penalty).
+    personal: the name shown everywhere becomes 已注销, the username a placeholder no sign-up can
+    take, the e-mail goes, the password becomes unusable and the account inactive, which ends every
+    session of it (Django checks both on each request). Refused without the right password, and
+    while the user holds a seat (they leave the table first: leaving during a hand is the table's
+    business, with its penalty). The user row's lock serialises this with taking a seat, which
+    locks it too (`games.services.changes.lock_seat_taker`): a deleted user never holds a seat.
     """
     if not user.check_password(password):
         raise AccountError(_("密码不对。"))
     with transaction.atomic():
         user = get_user_model().objects.select_for_update().get(pk=user.pk)
+        if not user.is_active:  # a second request of the same deletion, queued behind the first
+            raise AccountError(_("账户已注销。"))
         table_id = seated_table_id(user)
         if table_id is not None:
             raise AccountError(_("你还坐在 {table} 号桌，请先离开牌桌。").format(table=table_id))
-        user.username = f"deleted-{user.pk}"
+        user.username = deleted_username(user.pk)
         user.email = user.first_name = user.last_name = ""
         user.is_active = user.is_staff = user.is_superuser = False
         user.set_unusable_password()
         user.save()
         Profile.objects.update_or_create(user=user, defaults={"display_name": DELETED_NAME})
-    password_changed(user=user)
+        password_changed(user=user)
+    return user

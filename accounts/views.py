@@ -104,10 +104,13 @@ def delete_account(request):
     form = DeleteAccountForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.delete_account(user=request.user, password=form.cleaned_data["password"])
+            deleted = services.delete_account(user=request.user, password=form.cleaned_data["password"])
         except services.AccountError as exc:
             form.add_error(None, str(exc))
         else:
+            # The deletion closed the account's sockets once; logging the inactive account out
+            # ends this session without telling the sockets a second time (games.live.users).
+            request.user = deleted
             logout(request)
             messages.success(request, _("账户已注销。"))
             return redirect("games:lobby")

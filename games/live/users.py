@@ -30,5 +30,7 @@ def still_signed_in(session_key: str | None, user_id: int) -> bool:
 
 @receiver(user_logged_out, dispatch_uid="games.live.close_sockets_on_logout")
 def _on_logout(sender, request, user, **kwargs) -> None:
-    if user is not None:
+    # An account no longer active had its sockets closed by what ended it (its deletion ends the
+    # request's session with a log-out): that log-out is not a second event.
+    if user is not None and user.is_active:
         close_user_sockets(user.pk)

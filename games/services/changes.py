@@ -15,6 +15,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 
+from django.contrib.auth import get_user_model
+
 from games import store
 from games.engine.state import GameState
 from games.errors import ServiceError
@@ -39,6 +41,17 @@ def each_table(table_ids: Iterable[int], step: Callable[[int], int], *, what: st
 
 def require_user(user) -> None:
     if user is None or not getattr(user, "is_authenticated", False):
+        raise ServiceError("login_required")
+
+
+def lock_seat_taker(user) -> None:
+    """Lock the user's row before they take a seat, and refuse an account deleted meanwhile.
+
+    Account deletion locks the same row before it checks that the user sits nowhere
+    (`accounts.services.delete_account`): whichever comes second waits and then sees the other's
+    commit, so a deleted user never holds a seat. Taken after the table's lock, as no one locks a
+    user's row and then a table."""
+    if not get_user_model().objects.select_for_update().filter(pk=user.pk, is_active=True).exists():
         raise ServiceError("login_required")
 
 

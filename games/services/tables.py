@@ -16,7 +16,7 @@ from ledger.models import Penalty
 from ledger.services import is_banned
 
 from .broadcast import on_commit_table_changed
-from .changes import bump, locked_table, own_seat, require_user, seats_of, user_seat
+from .changes import bump, lock_seat_taker, locked_table, own_seat, require_user, seats_of, user_seat
 from .presence import hand_in_progress, penalise
 from .readiness import remove_from_waiting_table
 from .room_settings import bot_level
@@ -36,6 +36,7 @@ def table_create(*, room_id: int, user, settings: dict | None = None) -> Table:
             raise ServiceError("room_closed")
         if is_banned(user):
             raise ServiceError("banned")
+        lock_seat_taker(user)
         table = Table.objects.create(room=room, owner=user, version=1, **(settings or {}))
         agreed = table.stake is not None  # the creator chose the stake
         Seat.objects.bulk_create(
@@ -59,6 +60,7 @@ def table_sit(*, table_id: int, user, seat: int | None = None) -> Seat:
             raise ServiceError("already_seated")
         if is_banned(user):
             raise ServiceError("banned")
+        lock_seat_taker(user)
         seats = seats_of(table)
         if seat is None:
             target = next((s for s in seats if s.is_empty), None)

@@ -13,7 +13,7 @@ from django.http import HttpRequest
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import DELETED_NAME, Profile, display_name
+from accounts.models import DELETED_NAME, Profile, deleted_username, display_name
 from games import services as games
 from games.models import Room
 from history.models import HandRecord, Player
@@ -172,7 +172,7 @@ def test_deleting_an_account_keeps_its_hands_and_ledger_under_the_name_deleted(h
     done = client.post("/accounts/delete/", {"password": FIXTURE_PASSWORD, "confirm": "on"})
     assert done.status_code == 302
     alice.refresh_from_db()
-    assert not alice.is_active and not alice.has_usable_password() and alice.username == f"deleted-{alice.pk}"
+    assert not alice.is_active and not alice.has_usable_password() and alice.username == deleted_username(alice.pk)
     assert display_name(alice) == DELETED_NAME
     assert client.get("/accounts/profile/").status_code == 302  # logged out
     assert not Client().login(request=HttpRequest(), username="alice", password=FIXTURE_PASSWORD)
