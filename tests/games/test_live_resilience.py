@@ -86,9 +86,9 @@ async def test_a_socket_whose_send_raises_does_not_stop_updates_to_another_table
     await an_update_reaches(b, table_b, bob)
     assert broken not in update_hub(get_channel_layer()).sockets.get(table_a, ())  # dropped
     failures = [r for r in caplog.records if r.levelno >= logging.ERROR and r.exc_info]
-    assert [f"table {table_a}" in r.getMessage() and f"user {alice.pk}" in r.getMessage() for r in failures] == [
-        True
-    ]
+    assert [
+        f"table {table_a}" in r.getMessage() and f"user {alice.pk}" in r.getMessage() for r in failures
+    ] == [True]
     await a.communicator.disconnect()
     await b.communicator.disconnect()
 

@@ -95,6 +95,11 @@ class TableClient:
             await self._reader
 
     @property
+    def close_code(self) -> int | None:
+        """The code the socket was closed with (None while it is open)."""
+        return self._ws.close_code if self._ws is not None else None
+
+    @property
     def versions(self) -> list[int]:
         return [f.version for f in self.frames if f.version is not None]
 

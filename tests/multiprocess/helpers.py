@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import secrets
+import urllib.error
+import urllib.parse
+import urllib.request
 from decimal import Decimal
 
 from tests.multiprocess.cluster import Cluster, DaphneServer
@@ -79,3 +83,30 @@ def assert_applied_were_sent_once(applied: list[dict], sent: list[tuple[int, str
         match = next((m for m in unused if m[1] == row["action"] and m[0] < row["version"]), None)
         assert match is not None, f"{who}: {row} in the log matches no message sent (or one sent twice)"
         unused.remove(match)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def post_form(server: DaphneServer, path: str, session_key: str, data: dict | None = None) -> int:
+    """POST a form as the session's user, with a CSRF token as a browser holds it; the HTTP status
+    (a redirect is not followed)."""
+    token = secrets.token_hex(16)
+    request = urllib.request.Request(
+        server.http_url + path,
+        data=urllib.parse.urlencode(data or {}).encode(),
+        method="POST",
+        headers={
+            "Cookie": f"sessionid={session_key}; csrftoken={token}",
+            "X-CSRFToken": token,
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+    )
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        with opener.open(request, timeout=60) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code

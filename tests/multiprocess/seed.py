@@ -280,6 +280,9 @@ COMMANDS = {
 
 
 def main() -> None:
+    from tests.multiprocess import seed_accounts
+
+    commands = COMMANDS | seed_accounts.COMMANDS
     request = json.loads(sys.stdin.read())
-    result = COMMANDS[request["command"]](**request["arguments"])
+    result = commands[request["command"]](**request["arguments"])
     print(MARKER + json.dumps(result))

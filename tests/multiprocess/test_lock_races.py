@@ -13,40 +13,16 @@ their state from before the wait, so a lock that joined the hand gave the Leave 
 from __future__ import annotations
 
 import asyncio
-import secrets
-import urllib.request
 from decimal import Decimal
 
 import psycopg
 
 from tests.multiprocess.client import TableClient
 from tests.multiprocess.cluster import Cluster, DaphneServer
-from tests.multiprocess.helpers import assert_clean_logs
+from tests.multiprocess.helpers import assert_clean_logs, post_form
 
 # Nothing moves by itself while the test holds the lock: four people, long timers.
 ROOM = {"bot_delay": 0.02, "claim_pause": 0, "discard_timeout": 600, "claim_timeout": 600}
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-def _post(server: DaphneServer, path: str, session_key: str) -> int:
-    """POST an empty form as the session's user, with a CSRF token as a browser holds it."""
-    token = secrets.token_hex(16)
-    request = urllib.request.Request(
-        server.http_url + path,
-        data=b"",
-        method="POST",
-        headers={"Cookie": f"sessionid={session_key}; csrftoken={token}", "X-CSRFToken": token},
-    )
-    opener = urllib.request.build_opener(_NoRedirect)
-    try:
-        with opener.open(request, timeout=60) as response:
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
 
 
 def _waiting_for_locks(cluster: Cluster) -> int:
@@ -81,7 +57,9 @@ async def _race(cluster: Cluster, servers: list[DaphneServer], setup: dict, mess
             await client.send({**message, "version": str(setup["version"])})
             await _until(lambda: _waiting_for_locks(cluster) >= 1, "the first action to wait for the lock")
             leaving = asyncio.create_task(
-                asyncio.to_thread(_post, servers[1], f"/table/{table_id}/stand/", setup["sessions"][leaver])
+                asyncio.to_thread(
+                    post_form, servers[1], f"/table/{table_id}/stand/", setup["sessions"][leaver]
+                )
             )
             await _until(lambda: _waiting_for_locks(cluster) >= 2, "the Leave to queue behind it")
             holder.commit()
