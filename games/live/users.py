@@ -11,9 +11,10 @@ from __future__ import annotations
 from importlib import import_module
 
 from django.conf import settings
-from django.contrib.auth import SESSION_KEY
+from django.contrib.auth import get_user
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
+from django.http import HttpRequest
 
 from games.services.broadcast import close_user_sockets
 
@@ -21,11 +22,16 @@ __all__ = ["close_user_sockets", "still_signed_in"]
 
 
 def still_signed_in(session_key: str | None, user_id: int) -> bool:
-    """Whether the session a socket opened with still exists and still belongs to `user_id`."""
+    """Whether the session a socket opened with still signs in `user_id`, as a request with it would:
+    the session exists, the account is active, and the password is the one the session was signed
+    in with (Django's session hash). A lost close message after a password change or a deletion
+    then costs nothing: the old session's next action is refused."""
     if not session_key:
         return False
-    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
-    return store.load().get(SESSION_KEY) == str(user_id)
+    request = HttpRequest()
+    request.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    user = get_user(request)
+    return user.is_authenticated and user.pk == user_id
 
 
 @receiver(user_logged_out, dispatch_uid="games.live.close_sockets_on_logout")

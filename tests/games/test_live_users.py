@@ -75,3 +75,24 @@ async def test_an_action_from_a_socket_whose_session_is_gone_is_refused():
     assert await closed_with(reader) == 4401
     assert 'data-error-code="signed_out"' in reader.frames[-1]
     assert (await snapshot(table_id))[0] == version
+
+
+@pytest.mark.parametrize("change", ["password", "deletion"])
+async def test_a_socket_of_a_session_a_password_change_or_deletion_ended_acts_no_more(change):
+    """Were the close message lost, the old session's next action is still refused (issue 24 item 1:
+    a stolen session acted on after the password change)."""
+    table_id, (alice,) = await setup_table(humans=1)
+    reader = Reader(await connect(f"/ws/table/{table_id}/", alice))
+    version, state = await until_human(table_id, 0, [reader])
+
+    def end_the_session() -> None:  # the row changes, no message is sent
+        if change == "password":
+            alice.set_password("a-new-pass-99")
+        else:
+            alice.is_active = False
+        alice.save()
+
+    await database_sync_to_async(end_the_session)()
+    await send(reader, {"action": str(state.legal_actions(0)[0]), "version": version})
+    assert await closed_with(reader) == 4401
+    assert (await snapshot(table_id))[0] == version
