@@ -172,7 +172,11 @@ def test_deleting_an_account_keeps_its_hands_and_ledger_under_the_name_deleted(h
     done = client.post("/accounts/delete/", {"password": FIXTURE_PASSWORD, "confirm": "on"})
     assert done.status_code == 302
     alice.refresh_from_db()
-    assert not alice.is_active and not alice.has_usable_password() and alice.username == deleted_username(alice.pk)
+    assert (
+        not alice.is_active
+        and not alice.has_usable_password()
+        and alice.username == deleted_username(alice.pk)
+    )
     assert display_name(alice) == DELETED_NAME
     assert client.get("/accounts/profile/").status_code == 302  # logged out
     assert not Client().login(request=HttpRequest(), username="alice", password=FIXTURE_PASSWORD)

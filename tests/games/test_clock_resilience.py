@@ -33,8 +33,15 @@ def two_bot_tables(room, alice, bob):
     return ids
 
 
-def versions(table_ids: list[int]) -> list[int]:
-    return [Table.objects.get(pk=table_id).version for table_id in table_ids]
+def versions_around_a_tick(table_ids: list[int]) -> tuple[list[int], list[int]]:
+    """The tables' versions before and after one clock tick."""
+
+    def versions() -> list[int]:
+        return [Table.objects.get(pk=table_id).version for table_id in table_ids]
+
+    before = versions()
+    services.clock_tick()
+    return before, versions()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -51,9 +58,7 @@ def test_a_table_whose_update_cannot_be_sent_does_not_stop_the_clock_for_the_oth
         await real_group_send(group, message)
 
     monkeypatch.setattr(layer, "group_send", group_send)
-    before = versions(two_bot_tables)
-    services.clock_tick()
-    after = versions(two_bot_tables)
+    before, after = versions_around_a_tick(two_bot_tables)
     assert after[0] > before[0] and after[1] > before[1]  # the move stands even though unannounced
 
 
@@ -67,9 +72,7 @@ def test_a_table_whose_tick_raises_does_not_stop_the_clock_for_the_others(two_bo
         return real_tick(table_id, now)
 
     monkeypatch.setattr(play, "_tick_table", tick)
-    before = versions(two_bot_tables)
-    services.clock_tick()
-    after = versions(two_bot_tables)
+    before, after = versions_around_a_tick(two_bot_tables)
     assert after == [before[0], after[1]] and after[1] > before[1]
 
 
