@@ -2,7 +2,8 @@
 
 Sixteen tables play (bots only) on two processes, each watched from one of them. Sixteen signed-in
 people watch two tables each, one socket on each process. Eight delete their accounts; eight log
-out twice at once, through both processes. Each of these used to send `user.close` to a socket
+out twice at once, through both processes; four more close their sockets as they post their log-out.
+Each of these used to send `user.close` to a socket
 already closing, which ended the process's listener for good: no table update was pushed there any
 more, and no socket was closed on a later log-out.
 """
@@ -16,6 +17,7 @@ from tests.multiprocess.helpers import assert_clean_logs, post_form
 
 TABLES = 16
 REVOKED = 16  # the first half delete their accounts, the second half log out twice
+CLOSERS = 4  # and these close their sockets while they post their log-out
 # Slow bots: a hand lasts far longer than the test, so every table is mid-hand throughout.
 ROOM = {"bot_delay": 0.3, "claim_pause": 0}
 CLOSE_SIGNED_OUT = 4401
@@ -24,14 +26,20 @@ CLOSE_SIGNED_OUT = 4401
 async def test_deletions_and_double_log_outs_leave_every_table_updating(cluster, servers):
     seeded = cluster.seed("tables", count=TABLES, humans=1, room=ROOM)
     table_ids = [t["table_id"] for t in seeded["tables"]]
-    people = cluster.seed("signed_in_users", count=REVOKED)
+    people = cluster.seed("signed_in_users", count=REVOKED + CLOSERS)
     watchers = [TableClient(f"watcher-{i}", servers[i % 2].ws_url, t) for i, t in enumerate(table_ids)]
     revocable = [
         TableClient(f"person{p}@{s.name}", s.ws_url, table_ids[(2 * p + k) % TABLES], person["session"])
-        for p, person in enumerate(people["users"])
+        for p, person in enumerate(people["users"][:REVOKED])
         for k, s in enumerate(servers)
     ]
-    await asyncio.gather(*(c.connect() for c in watchers + revocable))
+    closers = people["users"][REVOKED:]
+    closing = [
+        TableClient(f"closer{p}@{s.name}", s.ws_url, table_ids[(2 * p + k) % TABLES], person["session"])
+        for p, person in enumerate(closers)
+        for k, s in enumerate(servers)
+    ]
+    await asyncio.gather(*(c.connect() for c in watchers + revocable + closing))
     try:
         cluster.seed(
             "start",
@@ -49,8 +57,10 @@ async def test_deletions_and_double_log_outs_leave_every_table_updating(cluster,
                 return [(servers[p % 2], "/accounts/delete/", person["session"], data)]
             return [(server, "/accounts/logout/", person["session"], None) for server in servers]
 
-        requests = [r for p, person in enumerate(people["users"]) for r in revoke(p, person)]
-        statuses = await asyncio.gather(*(asyncio.to_thread(post_form, *r) for r in requests))
+        requests = [r for p, person in enumerate(people["users"][:REVOKED]) for r in revoke(p, person)]
+        requests += [(servers[p % 2], "/accounts/logout/", c["session"], None) for p, c in enumerate(closers)]
+        posted = asyncio.gather(*(asyncio.to_thread(post_form, *r) for r in requests))
+        statuses, _ = await asyncio.gather(posted, asyncio.gather(*(c.close() for c in closing)))
         assert set(statuses) == {302}, statuses
 
         # Every revoked socket is closed, by the server, as signed out.
@@ -80,5 +90,5 @@ async def test_deletions_and_double_log_outs_leave_every_table_updating(cluster,
             f"closed as signed out, {len(watchers)}/{TABLES} tables still updating"
         )
     finally:
-        await asyncio.gather(*(c.close() for c in watchers + revocable))
+        await asyncio.gather(*(c.close() for c in watchers + revocable + closing))
     assert_clean_logs(servers)
