@@ -3,9 +3,9 @@
 Sixteen tables play (bots only) on two processes, each watched from one of them. Sixteen signed-in
 people watch two tables each, one socket on each process. Eight delete their accounts; eight log
 out twice at once, through both processes; four more close their sockets as they post their log-out.
-Each of these used to send `user.close` to a socket
-already closing, which ended the process's listener for good: no table update was pushed there any
-more, and no socket was closed on a later log-out.
+Each of these used to send `user.close` to a socket already closing, which ended the process's
+listener for good: no table update was pushed there any more, and no socket was closed on a later
+log-out.
 """
 
 from __future__ import annotations
