@@ -261,9 +261,11 @@ PRESENCE_STALE = float(os.environ.get("PRESENCE_STALE", "60"))
 # Messages one table socket may send at once, and a second after that (games/live/limits.py).
 TABLE_SOCKET_BURST = int(os.environ.get("TABLE_SOCKET_BURST", "30"))
 TABLE_SOCKET_RATE = float(os.environ.get("TABLE_SOCKET_RATE", "10"))
-# Table sockets one address may hold open in one process, and spectators (sockets of people not
-# seated) per table and process; 0 means no limit (games/live/limits.py).
+# Places for spectators (sockets of people who are not members of the table: seated, played there,
+# invited to a private one; members are never refused): per address in one process, per address at
+# one table, per table; 0 means no limit (games/live/limits.py).
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "32"))
+SPECTATORS_PER_ADDRESS_PER_TABLE = int(os.environ.get("SPECTATORS_PER_ADDRESS_PER_TABLE", "5"))
 SPECTATORS_PER_TABLE = int(os.environ.get("SPECTATORS_PER_TABLE", "200"))
 
 if not DEBUG:
