@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -11,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.throttle import client_address, counted_within
 from games import services
 from games.forms import TableForm
 from games.models import Room, Table
@@ -186,8 +188,22 @@ def table_new(request, room_id: int):
     return render(request, "games/table_new.html", {"room": room, "form": form}, status=status)
 
 
+def _join_allowed(request) -> bool:
+    """Whether this address, and this account when signed in, may open one more invite link now
+    (settings.JOIN_ATTEMPTS_LIMIT per JOIN_WINDOW each): the code is a private table's only key,
+    so it must not be guessed at machine speed."""
+    limit, window = settings.JOIN_ATTEMPTS_LIMIT, settings.JOIN_WINDOW
+    keys = [f"throttle:join:{client_address(request)}"]
+    if request.user.is_authenticated:
+        keys.append(f"throttle:join:user:{request.user.pk}")
+    return all([counted_within(key, limit, window) for key in keys])
+
+
 def table_invite(request, code: str):
     """The invite link of a private table: its choices, its seats, and a sit button."""
+    if not _join_allowed(request):
+        minutes = max(1, int(settings.JOIN_WINDOW.total_seconds()) // 60)
+        return render(request, "games/join_throttled.html", {"minutes": minutes}, status=429)
     table = Table.objects.select_related("room").filter(invite_code=normalise_invite_code(code)).first()
     if table is None or table.status == Table.Status.FINISHED:
         raise Http404(ServiceError("no_such_invite").message)

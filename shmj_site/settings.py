@@ -193,6 +193,10 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # Sign-up answers whether a username is taken, so it is throttled per address too (accounts/throttle.py).
 SIGNUP_ATTEMPTS_LIMIT = int(os.environ.get("SIGNUP_ATTEMPTS_LIMIT", "10"))
 SIGNUP_WINDOW = AXES_COOLOFF_TIME
+# A private table's invite link is its only key: one address, and one account, may open
+# JOIN_ATTEMPTS_LIMIT invite links per JOIN_WINDOW (games/views.py).
+JOIN_ATTEMPTS_LIMIT = int(os.environ.get("JOIN_ATTEMPTS_LIMIT", "10"))
+JOIN_WINDOW = timedelta(minutes=1)
 
 # Password-reset mail: printed on the console unless an SMTP host is configured.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
