@@ -174,15 +174,19 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Log-in throttling (django-axes): 5 failed log-ins for one username, or from one address, within
-# 15 minutes lock that username / address out for 15 minutes (accounts/locked_out.html, HTTP 429).
+# Log-in throttling (django-axes, accounts/lockout.py): within 15 minutes, 5 failed log-ins for one
+# username from one address lock that username at that address (not elsewhere: else anyone could lock
+# anyone out), and 20 from one address, whatever the usernames, lock that address, for 15 minutes
+# (accounts/locked_out.html, HTTP 429).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_ADDRESS_FAILURE_LIMIT = int(os.environ.get("AXES_ADDRESS_FAILURE_LIMIT", "20"))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_HANDLER = "accounts.lockout.PairAndAddressHandler"
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 # Further attempts during a lockout do not extend it: the owner of a username an attacker keeps
 # trying can log in again 15 minutes after the lockout began.
