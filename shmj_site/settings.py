@@ -42,11 +42,20 @@ elif not DEBUG and SECRET_KEY in ("", DEVELOPMENT_SECRET_KEY):
         "DJANGO_DEBUG=0 needs DJANGO_SECRET_KEY: set it to a long random value, for example the output of "
         "`python -c 'import secrets; print(secrets.token_urlsafe(50))'` (see README, Running in production)."
     )
+elif not DEBUG and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5):
+    # Django's own check (security.W009) only warns, and only under `check --deploy`: a short key
+    # signs every session and password-reset link, so production does not start on one.
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is too weak: it needs at least 50 characters, at least 5 of them different; "
+        "for example the output of `python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
+    )
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "daphne",
+    # The site's own system checks (shmj_site/checks.py).
+    "shmj_site.apps.SiteConfig",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -275,6 +284,12 @@ TABLE_SOCKET_RATE = float(os.environ.get("TABLE_SOCKET_RATE", "10"))
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "32"))
 SPECTATORS_PER_ADDRESS_PER_TABLE = int(os.environ.get("SPECTATORS_PER_ADDRESS_PER_TABLE", "5"))
 SPECTATORS_PER_TABLE = int(os.environ.get("SPECTATORS_PER_TABLE", "200"))
+
+# Whether the site runs behind a proxy that limits request bodies (deploy/nginx.conf,
+# `client_max_body_size`): daphne reads a whole request body into memory before Django sees it, so
+# without one, one request can take the memory. `check --deploy` warns while this is unset
+# (shmj_site/checks.py, deploy/README.md).
+BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
