@@ -28,7 +28,9 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="table",
             name="invite_code",
-            field=models.CharField(blank=True, max_length=16, null=True, unique=True, verbose_name="私人桌邀请码"),
+            field=models.CharField(
+                blank=True, max_length=16, null=True, unique=True, verbose_name="私人桌邀请码"
+            ),
         ),
         migrations.RunPython(reissue_short_codes, migrations.RunPython.noop),
     ]
