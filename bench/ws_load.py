@@ -395,6 +395,7 @@ def main(argv: list[str] | None = None) -> int:
         "DJANGO_LOG_LEVEL": "ERROR",
         # Every scripted client connects from this machine's one address.
         "SOCKETS_PER_ADDRESS": "0",
+        "SPECTATORS_PER_ADDRESS_PER_TABLE": "0",
         "SPECTATORS_PER_TABLE": str(max(200, args.spectators)),
     }
     for item in args.env:

@@ -146,7 +146,7 @@ class Table(models.Model):
     discard_timeout = models.PositiveSmallIntegerField(_("出牌时间"), null=True, blank=True)
     claim_timeout = models.PositiveSmallIntegerField(_("吃碰时间"), null=True, blank=True)
     private = models.BooleanField(_("私人桌"), default=False, help_text=_("不在大厅显示，凭邀请链接入座。"))
-    invite_code = models.CharField(_("私人桌邀请码"), max_length=6, null=True, blank=True, unique=True)
+    invite_code = models.CharField(_("私人桌邀请码"), max_length=16, null=True, blank=True, unique=True)
     hand = models.ForeignKey(
         "Hand",
         null=True,

@@ -55,16 +55,6 @@ def lobby_rooms(user) -> list[LobbyRoom]:
     return rooms
 
 
-def table_created(table_id: int):
-    """When the table was made (None: no such table): with its id, it names one table for good, even
-    where a test database hands the same id out again."""
-    return Table.objects.filter(pk=table_id).values_list("created", flat=True).first()
-
-
-def is_seated(table_id: int, user_id: int) -> bool:
-    return Seat.objects.filter(table_id=table_id, user_id=user_id).exists()
-
-
 def table_with_seats(table_id: int) -> tuple[Table | None, list[Seat] | None]:
     """For a live render: the table with its room, seats, users and profiles, in one query."""
     return store.table_with_seats(table_id)

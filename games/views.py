@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -11,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.throttle import client_address, counted_within
 from games import services
 from games.forms import TableForm
 from games.models import Room, Table
@@ -19,7 +21,7 @@ from games.services import ServiceError
 from games.services.stakes import room_stakes
 from games.services.table_settings import (
     TableChoices,
-    may_enter,
+    may_see_table,
     normalise_invite_code,
     note_invited,
     room_rules,
@@ -35,11 +37,11 @@ def lobby(request):
 
 
 def _enterable(request, table_id: int) -> Table:
-    """The table, or 404 for a private table this browser was not invited to (see `may_enter`)."""
-    obj = get_object_or_404(Table.objects.select_related("room"), pk=table_id)
-    seated = request.user.is_authenticated and obj.seats.filter(user_id=request.user.pk).exists()
-    if not may_enter(
-        private=obj.private, table_id=obj.pk, user=request.user, session=request.session, seated=seated
+    """The table; for a missing table, and a private one this browser may not see (`may_see_table`),
+    the same 404, so that private tables' ids cannot be told from unused ones."""
+    obj = Table.objects.select_related("room").filter(pk=table_id).first()
+    if obj is None or not may_see_table(
+        table_id=obj.pk, private=obj.private, user=request.user, session=request.session
     ):
         raise Http404(ServiceError("no_such_table").message)
     return obj
@@ -104,6 +106,7 @@ def table_sit(request, table_id: int):
 @require_POST
 def table_stand(request, table_id: int):
     """Leave; someone leaving during a hand is told the penalty they paid (on the page they land on)."""
+    _enterable(request, table_id)
     charged = []
 
     def stand(**kwargs):
@@ -121,6 +124,7 @@ def table_stand(request, table_id: int):
 @login_required
 @require_POST
 def table_fill(request, table_id: int):
+    _enterable(request, table_id)
     level = request.POST.get("level") or None
     seat = _seat_number(request)
     return _call(request, table_id, services.table_fill_bots, table_id=table_id, level=level, seat=seat)
@@ -129,6 +133,7 @@ def table_fill(request, table_id: int):
 @login_required
 @require_POST
 def table_remove_bot(request, table_id: int):
+    _enterable(request, table_id)
     seat = _seat_number(request)
     if seat is None:
         raise Http404("no such seat")
@@ -138,12 +143,14 @@ def table_remove_bot(request, table_id: int):
 @login_required
 @require_POST
 def table_start(request, table_id: int):
+    _enterable(request, table_id)
     return _call(request, table_id, services.table_start, table_id=table_id)
 
 
 @login_required
 @require_POST
 def table_next_hand(request, table_id: int):
+    _enterable(request, table_id)
     return _call(request, table_id, services.table_next_hand, table_id=table_id)
 
 
@@ -181,8 +188,22 @@ def table_new(request, room_id: int):
     return render(request, "games/table_new.html", {"room": room, "form": form}, status=status)
 
 
+def _join_allowed(request) -> bool:
+    """Whether this address, and this account when signed in, may open one more invite link now
+    (settings.JOIN_ATTEMPTS_LIMIT per JOIN_WINDOW each): the code is a private table's only key,
+    so it must not be guessed at machine speed."""
+    limit, window = settings.JOIN_ATTEMPTS_LIMIT, settings.JOIN_WINDOW
+    keys = [f"throttle:join:{client_address(request)}"]
+    if request.user.is_authenticated:
+        keys.append(f"throttle:join:user:{request.user.pk}")
+    return all([counted_within(key, limit, window) for key in keys])
+
+
 def table_invite(request, code: str):
     """The invite link of a private table: its choices, its seats, and a sit button."""
+    if not _join_allowed(request):
+        minutes = max(1, int(settings.JOIN_WINDOW.total_seconds()) // 60)
+        return render(request, "games/join_throttled.html", {"minutes": minutes}, status=429)
     table = Table.objects.select_related("room").filter(invite_code=normalise_invite_code(code)).first()
     if table is None or table.status == Table.Status.FINISHED:
         raise Http404(ServiceError("no_such_invite").message)

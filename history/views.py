@@ -4,7 +4,9 @@ Thin views over `history.stats` / `history.replay`; every page issues a fixed nu
 whatever the length of the history (lists are paginated, names come in with `select_related`).
 Finished hands are public: their seed is revealed and every hand is shown, so replays and their
 exports need no login and can be shared by URL (spectators included). An unfinished hand is never
-replayed or exported.
+replayed or exported. A private table's matches, hands, replays and exports are its members' only
+(`may_see_table`): to anyone else every URL naming them answers as for an id that does not exist,
+and other people's lists of matches leave them out.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from django.views.decorators.http import require_http_methods
 from accounts.avatar import avatar
 from calc.links import stored_calc_urls
 from games.engine.verify import ExportError, VerifyFailed, loads_export, parse_export, verify_export
-from games.models import Hand, Match, Room
+from games.models import Hand, Match, Room, Table
 from games.names import PATTERNS, pair
+from games.services.table_settings import may_see_table
 
 from . import charts
 from .forms import ImportForm
@@ -58,6 +61,22 @@ def _own_player(request) -> Player | None:
     return _players().filter(user=request.user).first()
 
 
+# The one answer for a missing id and for a private table's id shown to someone who may not see it.
+NOT_FOUND = "not found"
+
+
+def _require_visible(request, table: Table) -> None:
+    if not may_see_table(
+        table_id=table.pk, private=table.private, user=request.user, session=request.session
+    ):
+        raise Http404(NOT_FOUND)
+
+
+def _sees_private_matches(request, key: str) -> bool:
+    """Whether a player's lists show the matches of private tables: to the player and the staff."""
+    return request.user.is_authenticated and (request.user.is_staff or _is_me(request, key))
+
+
 # --- matches -------------------------------------------------------------------------------------
 
 
@@ -66,21 +85,24 @@ def my_matches(request):
     player = _own_player(request)
     if player is None:
         return render(request, "history/matches.html", {"player": None, "page": None, "own": True})
-    return _matches(request, player, own=True)
+    return _matches(request, player, own=True, private=True)
 
 
 def player_matches(request, key: str):
-    return _matches(request, _player(key), own=request.user.is_authenticated and _is_me(request, key))
+    own = request.user.is_authenticated and _is_me(request, key)
+    return _matches(request, _player(key), own=own, private=_sees_private_matches(request, key))
 
 
 def _is_me(request, key: str) -> bool:
     return key == f"u{request.user.pk}"
 
 
-def _grouped_matches(player: Player, room: Room | None = None):
-    """The player's matches (in one room or all), newest first: hands, total payment, first and last
-    hand time, room."""
+def _grouped_matches(player: Player, room: Room | None = None, *, private: bool = True):
+    """The player's matches (in one room or all; without `private`, none at a private table), newest
+    first: hands, total payment, first and last hand time, room."""
     records = HandRecord.objects.filter(player=player)
+    if not private:
+        records = records.exclude(match__table__private=True)
     if room is not None:
         records = records.filter(room=room)
     return (
@@ -112,17 +134,20 @@ def _match_rows(player: Player, rows: list[dict]) -> list[dict]:
     return rows
 
 
-def _matches(request, player: Player, *, own: bool):
-    page = Paginator(_grouped_matches(player), MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+def _matches(request, player: Player, *, own: bool, private: bool):
+    page = Paginator(_grouped_matches(player, private=private), MATCHES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
     rows = _match_rows(player, list(page.object_list))
     return render(request, "history/matches.html", {"player": player, "page": page, "rows": rows, "own": own})
 
 
 def table_history(request, table_id: int):
     """The newest match played at a table (a stable link for the table page and its spectators)."""
-    match = Match.objects.filter(table_id=table_id).order_by("-id").first()
+    match = Match.objects.filter(table_id=table_id).select_related("table").order_by("-id").first()
     if match is None:
-        raise Http404("no match has been played at this table")
+        raise Http404(NOT_FOUND)
+    _require_visible(request, match.table)
     return redirect("history:match", match_id=match.pk)
 
 
@@ -132,7 +157,10 @@ def paid_of(result: dict) -> list[int]:
 
 
 def match_detail(request, match_id: int):
-    match = get_object_or_404(Match.objects.select_related("table__room"), pk=match_id)
+    match = Match.objects.select_related("table__room").filter(pk=match_id).first()
+    if match is None:
+        raise Http404(NOT_FOUND)
+    _require_visible(request, match.table)
     hands = Paginator(
         match.hands.order_by("number").only("pk", "match_id", "number", "dealer", "result", "rules"),
         HANDS_PER_PAGE,
@@ -188,8 +216,11 @@ def match_detail(request, match_id: int):
 # --- replays -------------------------------------------------------------------------------------
 
 
-def _stored_source(hand_id: int) -> tuple[Hand, ReplaySource]:
-    hand = get_object_or_404(Hand.objects.select_related("match__table__room"), pk=hand_id)
+def _stored_source(request, hand_id: int) -> tuple[Hand, ReplaySource]:
+    hand = Hand.objects.select_related("match__table__room").filter(pk=hand_id).first()
+    if hand is None:
+        raise Http404(NOT_FOUND)
+    _require_visible(request, hand.match.table)
     if hand.result is None:
         return hand, None
     actions = list(hand.actions.order_by("seq").values_list("action", flat=True))
@@ -216,7 +247,7 @@ def _replay_page(request, source: ReplaySource, ctx: dict):
 
 def replay(request, hand_id: int):
     try:
-        hand, source = _stored_source(hand_id)
+        hand, source = _stored_source(request, hand_id)
         if source is None:
             return _unfinished(
                 request,
@@ -232,7 +263,7 @@ def replay(request, hand_id: int):
 
 def export_hand(request, hand_id: int):
     try:
-        hand, source = _stored_source(hand_id)
+        hand, source = _stored_source(request, hand_id)
     except NotReplayable as exc:
         return JsonResponse({"error": str(exc)}, status=409)
     if source is None:
@@ -306,11 +337,17 @@ def stats(request, key: str):
     player = _player(key)
     room = _room_filter(request)
     data = player_stats(player, room.pk if room else None, ledger=_sees_money(request, key))
-    recent = _grouped_matches(player, room)
+    private = _sees_private_matches(request, key)
+    recent = _grouped_matches(player, room, private=private)
+    biggest = data.biggest_win
     ctx = {
         "player": player,
         "avatar": avatar(player.name, player.key),
         "recent_matches": _match_rows(player, list(recent[:RECENT_MATCHES])),
+        # The biggest win's replay is linked unless it was played at a private table this viewer
+        # may not see (its figures stay: statistics are public).
+        "biggest_win_replay": biggest is not None
+        and (private or not Table.objects.filter(matches__hands=biggest.hand_id, private=True).exists()),
         "room": room,
         "rooms": Room.objects.all(),
         "stats": data,

@@ -42,11 +42,20 @@ elif not DEBUG and SECRET_KEY in ("", DEVELOPMENT_SECRET_KEY):
         "DJANGO_DEBUG=0 needs DJANGO_SECRET_KEY: set it to a long random value, for example the output of "
         "`python -c 'import secrets; print(secrets.token_urlsafe(50))'` (see README, Running in production)."
     )
+elif not DEBUG and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5):
+    # Django's own check (security.W009) only warns, and only under `check --deploy`: a short key
+    # signs every session and password-reset link, so production does not start on one.
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is too weak: it needs at least 50 characters, at least 5 of them different; "
+        "for example the output of `python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
+    )
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "daphne",
+    # The site's own system checks (shmj_site/checks.py).
+    "shmj_site.apps.SiteConfig",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -174,15 +183,19 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Log-in throttling (django-axes): 5 failed log-ins for one username, or from one address, within
-# 15 minutes lock that username / address out for 15 minutes (accounts/locked_out.html, HTTP 429).
+# Log-in throttling (django-axes, accounts/lockout.py): within 15 minutes, 5 failed log-ins for one
+# username from one address lock that username at that address (not elsewhere: else anyone could lock
+# anyone out), and 20 from one address, whatever the usernames, lock that address, for 15 minutes
+# (accounts/locked_out.html, HTTP 429).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_ADDRESS_FAILURE_LIMIT = int(os.environ.get("AXES_ADDRESS_FAILURE_LIMIT", "20"))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_HANDLER = "accounts.lockout.PairAndAddressHandler"
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 # Further attempts during a lockout do not extend it: the owner of a username an attacker keeps
 # trying can log in again 15 minutes after the lockout began.
@@ -193,6 +206,10 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # Sign-up answers whether a username is taken, so it is throttled per address too (accounts/throttle.py).
 SIGNUP_ATTEMPTS_LIMIT = int(os.environ.get("SIGNUP_ATTEMPTS_LIMIT", "10"))
 SIGNUP_WINDOW = AXES_COOLOFF_TIME
+# A private table's invite link is its only key: one address, and one account, may open
+# JOIN_ATTEMPTS_LIMIT invite links per JOIN_WINDOW (games/views.py).
+JOIN_ATTEMPTS_LIMIT = int(os.environ.get("JOIN_ATTEMPTS_LIMIT", "10"))
+JOIN_WINDOW = timedelta(minutes=1)
 
 # Password-reset mail: printed on the console unless an SMTP host is configured.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
@@ -261,10 +278,18 @@ PRESENCE_STALE = float(os.environ.get("PRESENCE_STALE", "60"))
 # Messages one table socket may send at once, and a second after that (games/live/limits.py).
 TABLE_SOCKET_BURST = int(os.environ.get("TABLE_SOCKET_BURST", "30"))
 TABLE_SOCKET_RATE = float(os.environ.get("TABLE_SOCKET_RATE", "10"))
-# Table sockets one address may hold open in one process, and spectators (sockets of people not
-# seated) per table and process; 0 means no limit (games/live/limits.py).
+# Places for spectators (sockets of people who are not members of the table: seated, played there,
+# invited to a private one; members are never refused): per address in one process, per address at
+# one table, per table; 0 means no limit (games/live/limits.py).
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "32"))
+SPECTATORS_PER_ADDRESS_PER_TABLE = int(os.environ.get("SPECTATORS_PER_ADDRESS_PER_TABLE", "5"))
 SPECTATORS_PER_TABLE = int(os.environ.get("SPECTATORS_PER_TABLE", "200"))
+
+# Whether the site runs behind a proxy that limits request bodies (deploy/nginx.conf,
+# `client_max_body_size`): daphne reads a whole request body into memory before Django sees it, so
+# without one, one request can take the memory. `check --deploy` warns while this is unset
+# (shmj_site/checks.py, deploy/README.md).
+BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -20,6 +20,7 @@ PRODUCTION_ENV = {
     "DJANGO_CSRF_TRUSTED_ORIGINS": "https://mahjong.example.com",
     "DATABASE_URL": "postgres://shmj@127.0.0.1:5432/shmj",
     "REDIS_URL": "redis://127.0.0.1:6379/0",
+    "DJANGO_BEHIND_PROXY": "1",
 }
 
 
@@ -45,11 +46,32 @@ def test_check_deploy_passes_under_production_settings():
     assert "System check identified no issues" in result.stdout
 
 
-def test_check_deploy_flags_a_weak_secret_key():
-    """The check really runs with warnings as failures: a short, guessable key is refused."""
-    result = _check_deploy({"DJANGO_SECRET_KEY": "django-insecure-short"})
+def test_check_deploy_flags_a_guessable_secret_key():
+    """The check really runs with warnings as failures: a key that says it is insecure is refused."""
+    result = _check_deploy({"DJANGO_SECRET_KEY": "django-insecure-" + secrets.token_urlsafe(50)})
     assert result.returncode != 0
     assert "security.W009" in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    "secret_key",
+    ["abc", "a" * 60, "abcd" * 20, secrets.token_urlsafe(36)[:49]],
+    ids=["short", "one-character", "four-characters", "49-characters"],
+)
+def test_production_refuses_to_start_on_a_weak_secret_key(secret_key):
+    """Issue 24 item 6: `DJANGO_SECRET_KEY=abc` used to be accepted, with only a warning (W009)."""
+    result = _check_deploy({"DJANGO_SECRET_KEY": secret_key})
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: DJANGO_SECRET_KEY is too weak" in result.stderr
+    assert "System check identified" not in result.stdout
+
+
+def test_check_deploy_warns_when_the_site_is_not_told_it_runs_behind_a_proxy():
+    """daphne reads whole request bodies: only the proxy's body limit protects production."""
+    result = _check_deploy({"DJANGO_SECRET_KEY": secrets.token_urlsafe(50), "DJANGO_BEHIND_PROXY": ""})
+    assert result.returncode != 0
+    assert "shmj.W001" in result.stdout + result.stderr
+    assert "client_max_body_size" in result.stdout + result.stderr
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,6 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
-from games import selectors
 from games.live import limits, messages
 from games.live.delivery import GuardedSends
 from games.live.hub import update_hub
@@ -40,7 +39,7 @@ from games.services import (
     table_swap,
 )
 from games.services.broadcast import LOBBY_GROUP, table_group
-from games.services.table_settings import may_enter
+from games.services.table_settings import is_member, may_enter
 
 log = logging.getLogger(__name__)
 
@@ -78,16 +77,21 @@ def _signed_in(user) -> bool:
 
 
 @database_sync_to_async
-def _table_and_seat(table_id: int, user, session) -> tuple:
-    """(the table's `created`, or None: no such table, or a private one this browser may not enter;
-    whether the user is seated there)."""
-    created = selectors.table_created(table_id)
-    seated = created is not None and _signed_in(user) and selectors.is_seated(table_id, user.pk)
-    if created is not None:
-        private = Table.objects.filter(pk=table_id, private=True).exists()
-        if not may_enter(private=private, table_id=table_id, user=user, session=session, seated=seated):
-            created = None
-    return created, seated
+def _admission(table_id: int, user, session) -> tuple:
+    """(the table's `created`, or None: no such table, or a private one this browser may not see;
+    whether the browser is one of the table's members, who never wait for a place: someone seated
+    there or who played in its matches, and for a private table everyone it admits, invited
+    browsers and staff)."""
+    row = Table.objects.filter(pk=table_id).values_list("created", "private").first()
+    if row is None:
+        return None, False
+    created, private = row
+    member = is_member(table_id, user)
+    if private:
+        if not may_enter(private=True, table_id=table_id, user=user, session=session, seated=member):
+            return None, False
+        return created, True
+    return created, member
 
 
 class TableConsumer(GuardedSends, AsyncWebsocketConsumer):
@@ -109,21 +113,19 @@ class TableConsumer(GuardedSends, AsyncWebsocketConsumer):
         self.pushing = -1  # the newest version a render in flight will push to this socket
         self.rate = limits.RateLimit()
         self.address = limits.client_address(self.scope)
-        if not limits.sockets_by_address.take(self.address, settings.SOCKETS_PER_ADDRESS):
-            await self.close(code=CLOSE_TOO_MANY)
-            return
-        self.holds = [(limits.sockets_by_address, self.address)]
+        self.holds = []
         # One masked token per socket: it stays valid for the socket's life, and frames stay stable.
         self.csrf_token = rendering.csrf_token_for(csrf_cookie(self.scope))
-        self.table_created, seated = await _table_and_seat(self.table_id, self.user, session)
+        self.table_created, member = await _admission(self.table_id, self.user, session)
         if self.table_created is None:
             await self.close(code=4404)
             return
-        if not seated:
-            if not limits.spectators_by_table.take(self.table_id, settings.SPECTATORS_PER_TABLE):
+        if not member:
+            holds = limits.spectator_places(self.address, self.table_id)
+            if holds is None:
                 await self.close(code=CLOSE_TOO_MANY)
                 return
-            self.holds.append((limits.spectators_by_table, self.table_id))
+            self.holds = holds
         self.group = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()

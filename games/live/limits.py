@@ -1,7 +1,12 @@
-"""What one client may ask of this process: messages per socket, sockets per address, spectators
-per table. Counts are per process (a process cannot see the others' sockets cheaply); behind the
-proxy each table's sockets meet on one process (README, `hash $table_id consistent`), so the
-spectator limit holds per table, and the address limit per process."""
+"""What one client may ask of this process: messages per socket, and places for spectators: sockets
+per address (all tables), per address at one table, and per table. A table's members (seated,
+played there, invited to a private one) never take a place and are never refused: a crowd of
+watchers cannot keep a player from their own table.
+
+Counts are per process (a process cannot see the others' sockets cheaply); behind the proxy each
+table's sockets meet on one process (deploy/nginx.conf, `hash $table_id consistent`), so the
+limits at one table hold for the site, and the address limit across tables is also enforced for
+the whole site by nginx's `limit_conn` (deploy/nginx.conf)."""
 
 from __future__ import annotations
 
@@ -58,7 +63,27 @@ class Slots:
 
 
 sockets_by_address = Slots()
+spectators_by_address_at_table = Slots()
 spectators_by_table = Slots()
+
+
+def spectator_places(address: str, table_id: int) -> list[tuple[Slots, object]] | None:
+    """The places a spectator's socket holds (give each back when it closes), taken together; None,
+    and nothing taken, when one of them is full. Seven addresses once took all 200 places of a
+    table: one address now gets `SPECTATORS_PER_ADDRESS_PER_TABLE` of them."""
+    wanted = [
+        (sockets_by_address, address, settings.SOCKETS_PER_ADDRESS),
+        (spectators_by_address_at_table, (address, table_id), settings.SPECTATORS_PER_ADDRESS_PER_TABLE),
+        (spectators_by_table, table_id, settings.SPECTATORS_PER_TABLE),
+    ]
+    held: list[tuple[Slots, object]] = []
+    for slots, key, limit in wanted:
+        if not slots.take(key, limit):
+            for taken, taken_key in held:
+                taken.give_back(taken_key)
+            return None
+        held.append((slots, key))
+    return held
 
 
 def client_address(scope) -> str:

@@ -16,7 +16,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import ServiceError
-from games.models import Room, Table
+from games.models import Match, Room, Seat, Table
 from games.table_options import OPTIONS_BY_KEY, PRESET_NAMES
 
 from .changes import bump, locked_table, require_user
@@ -24,9 +24,11 @@ from .room_settings import room_rules
 from .stakes import room_stakes
 from .tables import table_create
 
-# Invite codes: no 0/O, 1/I/L, so a code read aloud or copied by hand is not mistaken.
+# Invite codes: no 0/O, 1/I/L, so a code read aloud or copied by hand is not mistaken. 14 of these 31
+# characters carry 69 random bits: the code is the only key to a private table, and guessing must
+# stay hopeless even at many guesses a second from many addresses (views also throttle /join/).
 INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-INVITE_LENGTH = 6
+INVITE_LENGTH = 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +126,29 @@ def may_enter(*, private: bool, table_id: int, user, session, seated: bool) -> b
     if not private or seated or getattr(user, "is_staff", False):
         return True
     return session is not None and table_id in session.get(INVITED_TABLES, [])
+
+
+def is_member(table_id: int, user) -> bool:
+    """Whether this person sits at the table now or held a seat in one of its matches."""
+    if user is None or not user.is_authenticated:
+        return False
+    if Seat.objects.filter(table_id=table_id, user_id=user.pk).exists():
+        return True
+    return any(
+        user.pk in players
+        for players in Match.objects.filter(table_id=table_id).values_list("players", flat=True)
+    )
+
+
+def may_see_table(*, table_id: int, private: bool, user, session) -> bool:
+    """Whether this browser may see anything of the table: its page, socket, matches, hands,
+    replays and exports. A private table is seen only by its members (`is_member`), browsers that
+    opened its invite link and staff; to anyone else it answers as a table that does not exist."""
+    if not private:
+        return True
+    return may_enter(
+        private=True, table_id=table_id, user=user, session=session, seated=is_member(table_id, user)
+    )
 
 
 def table_open(*, room_id: int, user, choices: TableChoices) -> Table:

@@ -71,6 +71,7 @@ def server_env(tmp_path_factory) -> dict[str, str]:
         "TABLE_SOCKET_RATE": "1000000",
         # Every client here connects from 127.0.0.1 (tested in tests/games/test_live_limits.py).
         "SOCKETS_PER_ADDRESS": "0",
+        "SPECTATORS_PER_ADDRESS_PER_TABLE": "0",
         # Every browser test signs a new player up from that one address: past the sign-up limit
         # meant for one person (tested in tests/accounts).
         "SIGNUP_ATTEMPTS_LIMIT": "1000",

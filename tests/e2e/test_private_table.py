@@ -60,7 +60,7 @@ def test_private_lazi_table_by_form_and_invite_link(page: Page, server_url: str,
         invite = owner.locator("[data-testid=invite-link]")
         expect(invite).to_be_visible()
         invite_url = invite.get_attribute("href")
-        assert re.fullmatch(r"/join/[A-Z2-9]{6}/", invite_url)
+        assert re.fullmatch(r"/join/[A-Z2-9]{14}/", invite_url)
 
         # Not in the lobby for anyone else; the link shows the choices and offers a seat.
         guest.goto(f"{server_url}/")

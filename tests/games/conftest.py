@@ -20,6 +20,7 @@ def _no_clock(settings):
     # Every test client connects from one address; the socket limits are tested on their own
     # (test_live_limits.py).
     settings.SOCKETS_PER_ADDRESS, settings.SPECTATORS_PER_TABLE = 0, 0
+    settings.SPECTATORS_PER_ADDRESS_PER_TABLE = 0
 
 
 @pytest.fixture

@@ -192,7 +192,8 @@ async def connect_raw(path):
 
     from shmj_site.asgi import application
 
-    communicator = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://testserver")])
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect()
     if connected:
         await communicator.disconnect()

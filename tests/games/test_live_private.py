@@ -54,3 +54,23 @@ async def test_a_private_tables_socket_opens_only_through_its_invite():
     assert await opens(table_id, await browser(owner))  # seated
     assert not await opens(table_id, await browser(stranger))
     assert await opens(table_id, await browser(stranger, invite=code))
+
+
+async def close_code(table_id: int, cookie: str) -> int | None:
+    headers = [
+        (b"origin", b"http://testserver"),
+        (b"host", b"testserver"),
+        (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()),
+    ]
+    communicator = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+    connected, code = await communicator.connect()
+    assert not connected
+    return code
+
+
+async def test_a_private_tables_socket_answers_a_stranger_as_a_missing_table():
+    """Issue 24 item 3: the same refusal for a private table and for an id nobody uses."""
+    table_id, _ = await setup_table(humans=1)
+    _, stranger = await make_private(table_id)
+    cookie = await browser(stranger)
+    assert await close_code(table_id, cookie) == await close_code(987654321, cookie) == 4404

@@ -15,7 +15,13 @@ from games.models import Hand, Room, Table
 from games.presentation import rendering
 from games.services.room_settings import table_rules, table_timers
 from games.services.rooms import RoomSettingsError, check_room_settings, room_save
-from games.services.table_settings import INVITE_ALPHABET, TableChoices, table_change_settings, table_open
+from games.services.table_settings import (
+    INVITE_ALPHABET,
+    INVITE_LENGTH,
+    TableChoices,
+    table_change_settings,
+    table_open,
+)
 
 from .helpers import replay_hand, state_of
 
@@ -89,7 +95,7 @@ def test_a_private_table_has_a_unique_invite_code_and_stays_out_of_the_lobby(roo
     codes = set()
     for _ in range(20):
         table = table_open(room_id=room.pk, user=alice, choices=lazi_choices(private=True))
-        assert len(table.invite_code) == 6 and set(table.invite_code) <= set(INVITE_ALPHABET)
+        assert len(table.invite_code) == INVITE_LENGTH and set(table.invite_code) <= set(INVITE_ALPHABET)
         codes.add(table.invite_code)
     assert len(codes) == 20
     assert not set("01OIL") & set(INVITE_ALPHABET)

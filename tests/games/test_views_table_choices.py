@@ -85,7 +85,7 @@ def test_posting_the_form_opens_a_private_table_with_the_choices(client_for, roo
         (25, 12),
         5,
     )
-    assert table.private and re.fullmatch(r"[A-Z2-9]{6}", table.invite_code)
+    assert table.private and re.fullmatch(r"[A-Z2-9]{14}", table.invite_code)
 
     page = a.get(f"/table/{table.pk}/").content.decode()
     assert f"/join/{table.invite_code}/" in page and 'data-option="declare_ready"' in page

@@ -37,6 +37,7 @@ def cluster(tmp_path_factory) -> Cluster:
         "TABLE_SOCKET_RATE": "1000000",
         # Every client here connects from 127.0.0.1 (tested in tests/games/test_live_limits.py).
         "SOCKETS_PER_ADDRESS": "0",
+        "SPECTATORS_PER_ADDRESS_PER_TABLE": "0",
     }
     cluster = Cluster.create(size=2, log_dir=log_dir, extra_env=extra_env)
     cluster.database.query(AUDIT_SQL)
