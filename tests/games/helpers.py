@@ -83,6 +83,7 @@ def replay_hand(hand: Hand) -> GameState:
         huangfan=hand.huangfan,
         stake=hand.stake,
         actions=actions,
+        gengfeng=hand.gengfeng,
     )
 
 
