@@ -174,3 +174,36 @@ def test_the_gardens_end_carries_the_huangfan_count_and_the_dealer_and_resets_ge
     dealt = state_of(table)
     assert (dealt.dealer, dealt.huangfan, dealt.gengfeng) == (1, 2, 0)
     assert table.scores == [0, 0, 0, 0]
+
+
+def test_with_a_garden_the_gengfeng_is_paid_from_the_stacks_before_the_win(room, alice, bob):
+    """§9: a 跟风 is settled when it happens, against the stacks, before the hand's win. The dealer
+    (stack 3) pays 1 to each other seat for the 跟风, then deals in to seat 1 with nothing left: seat 1
+    gets 1, not all 3 (which it would if the 跟风 and the win were paid as one)."""
+    rooms_options(room, "home", garden=3)
+    table = playing_table(room, alice, bob)
+    state = GameState.from_setup(
+        hands=[
+            "1z4p1s2s3s4s5s6s7s8s9s2z3z4z",
+            "1z123456789m112p",
+            "1z258m369p147s234z",
+            "1z369m578p258s234z",
+        ],
+        wall="3p9m6p5s7m7m7m",
+        dealer=0,
+        rules=Rules.of_preset("home", {"garden": 3}),
+    )
+    script = ["0:discard:1z", "1:discard:1z", "2:discard:1z", "3:discard:1z", "0:discard:4p"]
+    while script:
+        seat = state.pending_seats()[0]
+        legal = {str(a): a for a in state.legal_actions(seat)}
+        state.apply(legal.pop(script.pop(0)) if script[0] in legal else legal[f"{seat}:pass"])
+    put_state(table, state)
+    table.refresh_from_db()
+    services.table_act(table_id=table.pk, user=bob, action="1:win:4p", version=table.version)
+    ended = state_of(table)
+    assert ended.phase == "ended" and ended.result.gengfeng == 1
+    assert list(ended.result.payments) == [-23, 21, 1, 1]  # a win of 20 beside the 跟风
+    hand = Hand.objects.get(pk=table.hand_id)
+    assert hand.result["garden"]["paid"] == [-3, 1, 1, 1]
+    assert hand.result["garden"]["stacks"] == [0, 4, 4, 4]
