@@ -51,9 +51,13 @@ class Panel:
     huangfan_next: int
 
 
-def settlement_panel(state: GameState, seats: list, scores: list[int]) -> Panel:
+def settlement_panel(
+    state: GameState, seats: list, scores: list[int], huangfan_next: int | None = None
+) -> Panel:
     """`seats`: the viewer's `SeatView`s of this version (names, winds, melds face up); `scores`: the
-    match totals after this hand."""
+    match totals after this hand; `huangfan_next`: the count the table carries into the next hand
+    (the table's, which is 0 when a player left during or after this hand, rules §7; by default what
+    this hand alone leaves)."""
     result = state.result
     # A winner's concealed tiles without the winning tile are the win's own (`WinContext.concealed`):
     # the engine puts a self-drawn tile in the hand but never a discard or a robbed kong's tile, so
@@ -90,7 +94,7 @@ def settlement_panel(state: GameState, seats: list, scores: list[int]) -> Panel:
         explanation=html,
         dealer_next=names[result.dealer_next],
         huangfan=state.huangfan_in_play,
-        huangfan_next=result.huangfan_next,
+        huangfan_next=result.huangfan_next if huangfan_next is None else huangfan_next,
     )
 
 

@@ -6,6 +6,8 @@ Hands are rigged (`put_state`) and then finished and dealt through the services,
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games import services
@@ -13,6 +15,7 @@ from games.engine import garden as engine_garden
 from games.engine.rules import Rules
 from games.engine.state import GameState
 from games.models import Hand, Match, Table
+from games.presentation import rendering
 from history.replay import check, source_from_hand
 from history.simulation import play_stored_hand, seated_table
 
@@ -27,6 +30,14 @@ GENGFENG_HANDS = [
     "1z1m4m7m2p5p8p3s6s9s2z3z4z",
 ]
 GENGFENG_WALL = "2m3m5m6m8m9m2p3p5p6p8p9p"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_render_cache():
+    """Tests here rig hands at tables with the same ids: a version rendered for an earlier test's
+    table must not stand in for this one's."""
+    rendering._versions.clear()
+    rendering._loaded.clear()
 
 
 def rooms_options(room, preset: str = "standard", **options) -> None:
@@ -116,8 +127,11 @@ def test_a_player_leaving_mid_hand_keeps_that_hands_gengfeng_and_resets_the_next
     services.table_stand(table_id=home_table.pk, user=bob)  # 逃跑 after the 跟风 was paid
     ended = play_until_ended(home_table, {0: alice})
     assert ended.result.gengfeng == 1  # the hand keeps its 跟风
+    assert ended.result.huangfan_next == 1  # what the drawn hand alone would leave
     home_table.refresh_from_db()
     assert home_table.gengfeng == 0 and home_table.huangfan == 0
+    settlement = rendering.render_table_fragments(home_table.pk, alice)[1]
+    assert re.search(r"荒番数 0 → <b>(\d+)</b>", settlement).group(1) == "0"  # what the next hand gets
     press_next_hand_for_all(home_table.pk)
     assert state_of(home_table).gengfeng == 0
 
