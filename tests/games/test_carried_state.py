@@ -19,7 +19,7 @@ from games.presentation import rendering
 from history.replay import check, source_from_hand
 from history.simulation import play_stored_hand, seated_table
 
-from .helpers import play_until_ended, press_next_hand_for_all, put_state, start_match, state_of
+from .helpers import play_until_ended, press_next_hand_for_all, put_state, started_table, state_of
 
 # 跟风 (§9): each seat holds one 东 (nobody can pong it) and nothing that can win or claim from a
 # short wall; the dealer (seat 0) and then each seat in turn discards its 东 first.
@@ -46,16 +46,6 @@ def rooms_options(room, preset: str = "standard", **options) -> None:
     room.save(update_fields=["preset", "rules_options"])
 
 
-def playing_table(room, alice, bob) -> Table:
-    """alice (seat 0) and bob (seat 1) with two bots, the match started."""
-    table = services.table_create(room_id=room.pk, user=alice)
-    services.table_sit(table_id=table.pk, user=bob)
-    services.table_fill_bots(table_id=table.pk, user=alice)
-    start_match(table.pk)
-    table.refresh_from_db()
-    return table
-
-
 def rig_gengfeng(table: Table, rules: Rules, gengfeng: int) -> GameState:
     """Make the table's hand one whose first four discards are 东 (a 跟风), the fourth just made."""
     state = GameState.from_setup(
@@ -76,7 +66,7 @@ def rig_gengfeng(table: Table, rules: Rules, gengfeng: int) -> GameState:
 @pytest.fixture
 def home_table(room, alice, bob):
     rooms_options(room, "home")
-    return playing_table(room, alice, bob)
+    return started_table(room, alice, bob)
 
 
 def test_the_gengfeng_count_carries_to_the_next_hand_and_the_second_pays_two(home_table, alice, bob):
@@ -142,7 +132,7 @@ def test_a_player_leaving_mid_hand_keeps_that_hands_gengfeng_and_resets_the_next
 @pytest.fixture
 def garden_home_table(room, alice, bob):
     rooms_options(room, "home", garden=1)
-    return playing_table(room, alice, bob)
+    return started_table(room, alice, bob)
 
 
 def test_the_gardens_end_carries_the_huangfan_count_and_the_dealer_and_resets_gengfeng(
@@ -195,7 +185,7 @@ def test_with_a_garden_the_gengfeng_is_paid_from_the_stacks_before_the_win(room,
     (stack 3) pays 1 to each other seat for the 跟风, then deals in to seat 1 with nothing left: seat 1
     gets 1, not all 3 (which it would if the 跟风 and the win were paid as one)."""
     rooms_options(room, "home", garden=3)
-    table = playing_table(room, alice, bob)
+    table = started_table(room, alice, bob)
     state = GameState.from_setup(
         hands=[
             "1z4p1s2s3s4s5s6s7s8s9s2z3z4z",
