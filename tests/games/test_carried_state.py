@@ -7,8 +7,10 @@ Hands are rigged (`put_state`) and then finished and dealt through the services,
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from games import services
 from games.engine import garden as engine_garden
@@ -211,3 +213,18 @@ def test_with_a_garden_the_gengfeng_is_paid_from_the_stacks_before_the_win(room,
     hand = Hand.objects.get(pk=table.hand_id)
     assert hand.result["garden"]["paid"] == [-3, 1, 1, 1]
     assert hand.result["garden"]["stacks"] == [0, 4, 4, 4]
+
+
+def test_a_seat_gone_past_its_grace_resets_both_counts(room, alice, bob):
+    """掉线 (§10) counts as leaving for 跟风 as for 荒番 (a Choice written in RULES.md §9)."""
+    room.discard_timeout = room.claim_timeout = 600  # only the grace period can fire
+    room.save()
+    rooms_options(room, "home")
+    table = started_table(room, alice, bob)
+    Table.objects.filter(pk=table.pk).update(gengfeng=2, huangfan=2)
+    t0 = timezone.now()
+    services.seat_disconnected(table_id=table.pk, user=bob, now=t0)
+    services.clock_tick(now=t0 + timedelta(seconds=room.grace_period + 1))
+    table.refresh_from_db()
+    assert table.seats.get(index=1).autoplay  # bob's absence was charged
+    assert (table.gengfeng, table.huangfan) == (0, 0)
