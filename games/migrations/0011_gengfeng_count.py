@@ -4,20 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0010_admin_labels'),
+        ("games", "0010_admin_labels"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hand',
-            name='gengfeng',
-            field=models.PositiveSmallIntegerField(default=0, help_text='这一局之前本场已有几次跟风（家庭玩法）。', verbose_name='跟风次数'),
+            model_name="hand",
+            name="gengfeng",
+            field=models.PositiveSmallIntegerField(
+                default=0, help_text="这一局之前本场已有几次跟风（家庭玩法）。", verbose_name="跟风次数"
+            ),
         ),
         migrations.AddField(
-            model_name='table',
-            name='gengfeng',
-            field=models.PositiveSmallIntegerField(default=0, help_text='这四位玩家在本场已有几次跟风（家庭玩法）。', verbose_name='跟风次数'),
+            model_name="table",
+            name="gengfeng",
+            field=models.PositiveSmallIntegerField(
+                default=0, help_text="这四位玩家在本场已有几次跟风（家庭玩法）。", verbose_name="跟风次数"
+            ),
         ),
     ]
