@@ -174,6 +174,7 @@ class TableAdmin(admin.ModelAdmin):
         "turn_deadline",
         "dealer",
         "huangfan",
+        "gengfeng",
         "scores",
         "public_state",
         "action_log",

@@ -135,6 +135,9 @@ class Table(models.Model):
     )
     dealer = models.PositiveSmallIntegerField(_("庄家"), null=True, blank=True)
     huangfan = models.PositiveSmallIntegerField(_("荒番数"), default=0)
+    gengfeng = models.PositiveSmallIntegerField(
+        _("跟风次数"), default=0, help_text=_("这四位玩家在本场已有几次跟风（家庭玩法）。")
+    )
     scores = models.JSONField(_("得分"), default=_zero_scores)
     stake = models.PositiveIntegerField(
         _("本桌底分"), null=True, blank=True, help_text=_("桌主设定的底分 k。")
@@ -255,6 +258,9 @@ class Hand(models.Model):
     rules = models.JSONField(_("规则设定"), default=dict)
     dealer = models.PositiveSmallIntegerField(_("庄家"))
     huangfan = models.PositiveSmallIntegerField(_("荒番数"), default=0)
+    gengfeng = models.PositiveSmallIntegerField(
+        _("跟风次数"), default=0, help_text=_("这一局之前本场已有几次跟风（家庭玩法）。")
+    )
     stake = models.PositiveIntegerField(_("本桌底分"), default=1)
     result = models.JSONField(_("结果"), null=True, blank=True)
     started = models.DateTimeField(_("开始时间"), auto_now_add=True)

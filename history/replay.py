@@ -55,6 +55,7 @@ def source_from_hand(hand, actions: list[str], names=None) -> ReplaySource:
             dealer=hand.dealer,
             huangfan=hand.huangfan,
             stake=hand.stake,
+            gengfeng=hand.gengfeng,
             actions=tuple(Action.parse(a) for a in actions),
             commitment=hand.commitment,
             wall=hand.result["wall"],
@@ -174,7 +175,9 @@ def frame_at(source: ReplaySource, step: int) -> Frame:
     """The state after `step` actions, every hand open, with the options of the seats to answer."""
     export, names = source.export, source.names
     step = max(0, min(source.total, step))
-    state = GameState.new(export.rules, export.dealer, export.huangfan, export.stake, export.seed)
+    state = GameState.new(
+        export.rules, export.dealer, export.huangfan, export.stake, export.seed, gengfeng=export.gengfeng
+    )
     try:
         for action in export.actions[:step]:
             state.apply(action)

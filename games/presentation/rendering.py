@@ -425,7 +425,9 @@ def _swap(view: HandView) -> dict:
 def _panel(shared: _VersionData, views: list[SeatView], table: Table, language: str):
     panel = shared.panels.get(language)
     if panel is None:
-        panel = shared.panels[language] = settlement_panel(shared.state, views, list(table.scores or []))
+        panel = shared.panels[language] = settlement_panel(
+            shared.state, views, list(table.scores or []), huangfan_next=table.huangfan
+        )
     return panel
 
 

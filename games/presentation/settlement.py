@@ -51,18 +51,24 @@ class Panel:
     huangfan_next: int
 
 
-def settlement_panel(state: GameState, seats: list, scores: list[int]) -> Panel:
+def settlement_panel(
+    state: GameState, seats: list, scores: list[int], huangfan_next: int | None = None
+) -> Panel:
     """`seats`: the viewer's `SeatView`s of this version (names, winds, melds face up); `scores`: the
-    match totals after this hand."""
+    match totals after this hand; `huangfan_next`: the count the table carries into the next hand
+    (the table's, which is 0 when a player left during or after this hand, rules §7; by default what
+    this hand alone leaves)."""
     result = state.result
-    winning = {ctx.winner: ctx.winning_tile for ctx in result.contexts}
+    # A winner's concealed tiles without the winning tile are the win's own (`WinContext.concealed`):
+    # the engine puts a self-drawn tile in the hand but never a discard or a robbed kong's tile, so
+    # taking the tile out of the hand would drop one of the winner's own copies on a discard win.
+    wins = {ctx.winner: ctx for ctx in result.contexts}
     hands = []
     for seat in seats:
-        concealed = [code_to_str(c) for c in state.hands[seat.index]]
-        tile = winning.get(seat.index)
-        win_text = code_to_str(tile) if tile is not None else None
-        if win_text in concealed:
-            concealed.remove(win_text)
+        ctx = wins.get(seat.index)
+        tiles = ctx.concealed if ctx is not None else state.hands[seat.index]
+        concealed = [code_to_str(c) for c in tiles]
+        win_text = code_to_str(ctx.winning_tile) if ctx is not None and ctx.winning_tile is not None else None
         hands.append(
             LaidDown(
                 index=seat.index,
@@ -88,7 +94,7 @@ def settlement_panel(state: GameState, seats: list, scores: list[int]) -> Panel:
         explanation=html,
         dealer_next=names[result.dealer_next],
         huangfan=state.huangfan_in_play,
-        huangfan_next=result.huangfan_next,
+        huangfan_next=result.huangfan_next if huangfan_next is None else huangfan_next,
     )
 
 

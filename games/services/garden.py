@@ -4,8 +4,9 @@ The engine's hands know nothing of stacks (games/engine/garden.py keeps them for
 match). Here the stacks after each hand are stored in the hand's result (`result["garden"]`: the
 stacks, the count of dealer changes, whether the match is over, and `paid`, what was actually paid,
 which the table's scores, the ledger and the history count instead of the engine's payments), so the
-next hand continues from the last ended hand of its match and no table column is needed. When the
-garden ends the match (four rounds), the match is marked ended and the next deal starts a new one.
+next hand continues from the last ended hand of its match and no table column is needed. A 跟风 is
+paid from the stacks when it happens, before the hand's win (rules §9). When the garden ends the
+match (four rounds), the match is marked ended and the next deal starts a new one.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from games.engine.garden import Garden
+from games.engine.scoring.home import gengfeng_payments
 from games.engine.state import GameState
 from games.models import Hand, Match
 
@@ -34,12 +36,27 @@ def settle_hand(hand: Hand, state: GameState, now: datetime) -> tuple[int, int, 
         garden = Garden.from_json(previous["garden"])
     else:
         garden = Garden.start(state.rules, state.stake)
-    paid, garden = garden.pay(result.payments, state.dealer)
+    paid = [0, 0, 0, 0]
+    for payments in in_order_paid(state):
+        made, garden = garden.pay(payments, state.dealer)
+        paid = [a + b for a, b in zip(paid, made, strict=True)]
+    paid = tuple(paid)
     garden = garden.after_hand(state.dealer, result.dealer_next)
     hand.result["garden"] = {**garden.to_json(), "paid": list(paid)}
     if garden.over:
         Match.objects.filter(pk=hand.match_id, ended__isnull=True).update(ended=now)
     return paid
+
+
+def in_order_paid(state: GameState) -> list[list[int]]:
+    """The ended hand's payments in the order they are made against the stacks: a 跟风 when it
+    happened, before the hand's win (§9), then the rest (the win's, or nothing for a draw)."""
+    result = state.result
+    if not result.gengfeng:
+        return [list(result.payments)]
+    gengfeng = gengfeng_payments(state.dealer, result.gengfeng, state.stake)
+    rest = [a - b for a, b in zip(result.payments, gengfeng, strict=True)]
+    return [gengfeng, rest] if any(rest) else [gengfeng]
 
 
 def match_over(hand: Hand | None) -> bool:

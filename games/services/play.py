@@ -51,7 +51,7 @@ from .readiness import (
     someone_present,
 )
 from .room_settings import bot_delay, bot_level, table_rules, table_timers
-from .settlement import after_hand, hand_finished
+from .settlement import CARRIED_COUNTS, after_hand, hand_finished
 from .stakes import require_agreed
 
 log = logging.getLogger(__name__)
@@ -179,6 +179,7 @@ def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: dateti
     table.scores = [int(a) + int(b) for a, b in zip(table.scores, paid, strict=True)]
     table.dealer = result.dealer_next
     table.huangfan = result.huangfan_next
+    table.gengfeng = result.gengfeng_next
     after_hand(table, hand, now)
     if table.status == Table.Status.PLAYING:  # the clock deals the next hand if not everyone presses
         table.deadline = next_hand_due(table, hand)
@@ -193,9 +194,18 @@ def _save_hand_state(table: Table, state: GameState, *, lobby: bool = False) -> 
 
 
 def _deal(table: Table, match_id: int, number: int, now: datetime, seed: str | None = None) -> GameState:
+    """Deal hand `number` of the match with the state the table carries between hands: the dealer,
+    the 荒番 count (§7) and the match's 跟风 count (§9)."""
     rules = rules_for(table)
     stake = table.stake or DEFAULT_STAKE
-    state = GameState.new(rules=rules, dealer=table.dealer, huangfan=table.huangfan, stake=stake, seed=seed)
+    state = GameState.new(
+        rules=rules,
+        dealer=table.dealer,
+        huangfan=table.huangfan,
+        stake=stake,
+        seed=seed,
+        gengfeng=table.gengfeng,
+    )
     state.hold_discards = claim_pause.holds_discards(table)
     hand = Hand.objects.create(
         match_id=match_id,
@@ -204,6 +214,7 @@ def _deal(table: Table, match_id: int, number: int, now: datetime, seed: str | N
         rules=rules.to_json(),
         dealer=table.dealer,
         huangfan=table.huangfan,
+        gengfeng=table.gengfeng,
         stake=stake,
     )
     store.deal(table, state, hand)
@@ -240,22 +251,27 @@ def table_start(*, table_id: int, user) -> Table:
         match = Match.objects.create(table=table, players=[seat.user_id for seat in seats])
         table.status = Table.Status.PLAYING
         table.dealer = secrets.randbelow(4)  # rules §3: the first dealer is random
-        table.huangfan = 0
+        table.huangfan = table.gengfeng = 0  # four players start playing together (§7, §9)
         table.scores = [0, 0, 0, 0]
         state = _deal(table, match.pk, 1, timezone.now())
         _save_hand_state(table, state, lobby=True)
     return table
 
 
-def _deal_next(table: Table, hand: Hand, now: datetime) -> GameState:
-    """Deal the hand after `hand` (a press of 下一局 or the clock): the same match, or a new one."""
+def _deal_next(table: Table, hand: Hand, now: datetime, seed: str | None = None) -> GameState:
+    """Deal the hand after `hand` (a press of 下一局, the clock, or a bots' hand): the same match, or
+    a new one.
+
+    逛花园's end (four rounds, §11) starts a new match with the same players and stake and fresh
+    stacks (`garden.settle_hand` starts them for a match's first hand): the dealer carries on, the
+    荒番 count carries over (§7: only a player leaving resets it) and the 跟风 count returns to 0."""
     match_id, number = hand.match_id, hand.number + 1
-    if garden.match_over(hand):  # 逛花园: four rounds played; the next deal starts a new match
+    if garden.match_over(hand):
         match_id = Match.objects.create(table=table, players=[s.user_id for s in seats_of(table)]).pk
         number = 1
-        table.huangfan = 0
+        table.gengfeng = 0
         table.scores = [0, 0, 0, 0]
-    return _deal(table, match_id, number, now)
+    return _deal(table, match_id, number, now, seed=seed)
 
 
 def table_next_hand(*, table_id: int, user, version=None) -> Table:
@@ -294,12 +310,14 @@ def table_play_bots_hand(*, table_id: int, seed: str, ended: datetime | None = N
         last = current_hand(table)
         if last is not None and last.result is None:
             raise ServiceError("hand_in_progress")
-        match = table.matches.order_by("-id").first()
-        if match is None:
-            raise ServiceError("table_not_playing")
-        number = last.number + 1 if last is not None and last.match_id == match.pk else 1
         now = ended or timezone.now()
-        state = _deal(table, match.pk, number, now, seed=seed)
+        if last is not None:
+            state = _deal_next(table, last, now, seed=seed)
+        else:
+            match = table.matches.order_by("-id").first()
+            if match is None:
+                raise ServiceError("table_not_playing")
+            state = _deal(table, match.pk, 1, now, seed=seed)
         state.hold_discards = False  # played out at once: no pause between a discard and the draw
         hand = current_hand(table)
         play_hand(state, [get_bot(bot_level(table) or "easy")] * 4)
@@ -401,7 +419,7 @@ def _tick_table(table_id: int, now: datetime) -> int:
             return _tick_between_hands(table, state, now)
         hand = current_hand(table)
         if expire_grace(table, now):
-            bump(table, "huangfan")
+            bump(table, *CARRIED_COUNTS)
         seats = _seats(table)
         applied = released = 0
         for _ in range(MAX_CLOCK_STEPS):

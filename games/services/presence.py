@@ -29,7 +29,7 @@ from ledger.services import issue_penalty
 
 from .changes import bump, current_hand, lock_table, locked_table, seats_of, user_seat
 from .room_settings import grace_period
-from .settlement import seat_users
+from .settlement import player_left, seat_users
 
 AWAY = "away"
 
@@ -85,7 +85,7 @@ def expire_grace(table: Table, now: datetime) -> bool:
         seat.autoplay_reason = AWAY
         seat.save(update_fields=["away_since", "autoplay", "autoplay_reason"])
     if expired:
-        table.huangfan = 0
+        player_left(table)
     return bool(expired)
 
 

@@ -38,8 +38,23 @@ def seat_users(table: Table) -> list:
     return [seat.user if seat.user_id else None for seat in seats]
 
 
+# The counts a table carries between hands that a player leaving resets (and the Table fields
+# holding them): 荒番 (§7) and the match's 跟风 count (§9).
+CARRIED_COUNTS = ("huangfan", "gengfeng")
+
+
+def player_left(table: Table) -> list[str]:
+    """A player left (逃跑, or 掉线 past the grace period, §10): the 荒番 count (§7) and the 跟风
+    count (§9) start again at 0. The hand being played keeps what it was dealt with; the next hand
+    starts at 0 (`after_hand` undoes what its end would have added). Returns the fields changed."""
+    for name in CARRIED_COUNTS:
+        setattr(table, name, 0)
+    return list(CARRIED_COUNTS)
+
+
 def vacate(table: Table, seat: Seat) -> list[str]:
-    """Take the person off a seat of a playing table: a bot takes over, 荒番 resets, the owner passes on.
+    """Take the person off a seat of a playing table: a bot takes over, 荒番 and 跟风 reset, the owner
+    passes on.
 
     Returns the Table fields changed (the caller saves them).
     """
@@ -49,8 +64,7 @@ def vacate(table: Table, seat: Seat) -> list[str]:
     seat.bot_level = bot_level(table)
     reset_seat_flags(seat)
     seat.save()
-    table.huangfan = 0
-    fields = ["huangfan"]
+    fields = player_left(table)
     if table.owner_id == user_id:
         heir = first_person(table)
         table.owner = heir.user if heir else None
@@ -88,10 +102,9 @@ def after_hand(table: Table, hand: Hand, now: datetime) -> None:
     post_hand_settlement(hand=hand, seat_users=seat_users(table))
     changed: set[str] = set()
     if Penalty.objects.filter(hand=hand, kind__in=(Penalty.Kind.LEAVE, Penalty.Kind.DISCONNECT)).exists():
-        # Someone left during this hand: 荒番 was reset then, and the hand's own result does not
-        # refill the bank (rules §7: reset to 0 when any of the four leaves).
-        table.huangfan = 0
-        changed.add("huangfan")
+        # Someone left during this hand: 荒番 and 跟风 were reset then, and the hand's own result
+        # does not refill them (rules §7, §9: reset to 0 when any of the four leaves).
+        changed.update(player_left(table))
     for seat in [s for s in seats_of(table) if s.leave_after_hand and s.user_id is not None]:
         changed.update(vacate(table, seat))
     if table.closing or not table.room.is_open:

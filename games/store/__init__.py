@@ -54,6 +54,7 @@ STATE_FIELDS = (
     "scores",
     "dealer",
     "huangfan",
+    "gengfeng",
     "status",
 )
 

@@ -66,6 +66,17 @@ def start_match(table_id: int) -> None:
         services.table_start(table_id=table_id, user=user)
 
 
+def started_table(room, alice, bob) -> Table:
+    """A table of `room` with alice (seat 0, the owner) and bob (seat 1) and two bots, its match
+    started."""
+    table = services.table_create(room_id=room.pk, user=alice)
+    services.table_sit(table_id=table.pk, user=bob)
+    services.table_fill_bots(table_id=table.pk, user=alice)
+    start_match(table.pk)
+    table.refresh_from_db()
+    return table
+
+
 def press_next_hand_for_all(table_id: int) -> None:
     """Every person seated who is not ready yet presses 下一局, in seat order: the last press deals
     the next hand (bots and seats in 托管 are ready already)."""
@@ -83,6 +94,7 @@ def replay_hand(hand: Hand) -> GameState:
         huangfan=hand.huangfan,
         stake=hand.stake,
         actions=actions,
+        gengfeng=hand.gengfeng,
     )
 
 

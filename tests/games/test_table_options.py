@@ -31,7 +31,7 @@ from games.services.house_options import DECLARED_DISCARD_PAUSE, SWAP_WINDOW_SEC
 from history.models import HandRecord
 from ledger.models import Journal
 
-from .helpers import press_next_hand_for_all, put_state, start_match, state_of
+from .helpers import press_next_hand_for_all, put_state, started_table, state_of
 
 
 @pytest.fixture(autouse=True)
@@ -315,12 +315,7 @@ OTHERS = ["147s258s369s1234z", "147s258s369s567z1z"]
 def garden_table(room, alice, bob):
     """alice (seat 0) and bob (seat 1) with two bots; each starts with a stack of 1 point."""
     options_room(room, garden=1)
-    table = services.table_create(room_id=room.pk, user=alice)
-    services.table_sit(table_id=table.pk, user=bob)
-    services.table_fill_bots(table_id=table.pk, user=alice)
-    start_match(table.pk)
-    table.refresh_from_db()
-    return table
+    return started_table(room, alice, bob)
 
 
 def deal_bob_a_win(table: Table, alice, bob) -> None:

@@ -88,8 +88,10 @@ def test_the_settlement_panel_lays_down_every_hand_and_explains_the_win():
     assert panel.kind == "win" and row.winning_tile is not None
     for h in panel.hands:  # every concealed tile laid down; the winner's winning tile set apart
         held = [code_to_str(c) for c in state.hands[h.index]]
-        shown = h.concealed + ([h.winning_tile] if h.winning_tile in held else [])
-        assert sorted(shown) == sorted(held)
+        if h.index == winner.winner:
+            held = [code_to_str(c) for c in winner.concealed]
+        assert sorted(h.concealed) == sorted(held)
+    assert _shown(row) == 14 + sum(m.kind.startswith("kong") for m in row.melds)
     assert 'data-testid="explanation"' in panel.explanation
     assert panel.explanation.count("data-payment=") == 4
     assert [h.payment for h in panel.hands] == list(state.result.payments)
@@ -103,3 +105,25 @@ def test_a_drawn_hand_has_no_explanation_and_raises_huangfan():
     assert panel.kind == "draw" and panel.explanation == ""
     assert panel.huangfan_next == panel.huangfan + 1
     assert all(h.winning_tile is None for h in panel.hands)
+
+
+def _shown(row) -> int:
+    """How many tiles a laid-down row shows: concealed, the winning tile set apart, and the melds'."""
+    return len(row.concealed) + (row.winning_tile is not None) + sum(len(m.tiles) for m in row.melds)
+
+
+def test_a_discard_win_on_a_tile_the_winner_already_held_shows_all_fourteen_tiles():
+    """Issue 24 §7: the winning discard is not in the winner's concealed tiles, so only the winner's
+    own copies are laid down (three 9p), with the discarded 9p set apart: 13 + 1 tiles."""
+    state = GameState.from_setup(
+        hands=["1112345678999m9p", "1112345678999p", "147s258s369s1234z", "147s258s369s567z1z"],
+        wall="2s3s4s5s6s",
+        dealer=0,
+    )
+    state.apply(next(a for a in state.legal_actions(0) if str(a) == "0:discard:9p"))
+    state.apply(next(a for a in state.legal_actions(1) if str(a) == "1:win:9p"))
+    assert state.phase == "ended" and state.result.contexts[0].win == "discard"
+    row = settlement_panel(state, _seats(state), [0, 0, 0, 0]).hands[1]
+    assert row.winning_tile == "9p"
+    assert sorted(row.concealed) == sorted(f"{n}p" for n in "1112345678999")
+    assert _shown(row) == 14
