@@ -80,6 +80,8 @@ _NEIGHBOURS = tuple(
     tuple(t - t % 9 + r for r in range(max(0, t % 9 - 2), min(8, t % 9 + 2) + 1)) if t < 27 else ()
     for t in range(N_KINDS)
 )
+# The group residues (mod 3, sorted) of a 13-style hand that sets and a pair can complete.
+_READY_RESIDUES = ([0, 0, 0, 1], [0, 0, 2, 2])
 _DISCARDS = tuple(tuple(Action.of("discard", seat, t) for t in range(N_KINDS)) for seat in range(4))
 
 
@@ -440,12 +442,25 @@ class GameState:
         if not self.rules.declare_ready or self.declared[seat]:
             return []
         c = self.counts[seat]
+        melds = self.melds[seat]
+        # Sets and a pair need the 13 tiles' groups (m, p, s, honours) to leave one group at 3k + 1
+        # or two at 3k + 2 (`_shape`); only seven pairs (`home`, no melds) waits otherwise.
+        residues = [sum(c[0:9]) % 3, sum(c[9:18]) % 3, sum(c[18:27]) % 3, sum(c[27:34]) % 3]
+        # Seven pairs: the 13 tiles hold exactly one tile an odd number of times.
+        odd = sum(n & 1 for n in c) if self.rules.preset == "home" and not melds else -1
         out = []
         for tile in range(N_KINDS):
             if c[tile]:
+                group = tile // 9 if tile < 27 else 3
+                residues[group] = (residues[group] - 1) % 3
+                shaped = sorted(residues) in _READY_RESIDUES
+                residues[group] = (residues[group] + 1) % 3
+                pairs = odd == (2 if c[tile] & 1 else 0)
+                if not (shaped or pairs):
+                    continue
                 c[tile] -= 1
                 try:
-                    if winning_tiles(c, self.melds[seat], self.rules):
+                    if winning_tiles(c, melds, self.rules):
                         out.append(Action.of("declare", seat, tile))
                 finally:
                     c[tile] += 1

@@ -80,20 +80,14 @@ def is_legal_win(concealed_with_tile_counts: Sequence[int], melds: Sequence[Meld
 def winning_tiles(concealed_counts_13: Sequence[int], melds: Sequence[Meld], rules: Rules) -> list[int]:
     """Tiles that would give a legal win (a fifth copy, counting the melds, is never listed)."""
     _require_preset(rules)
+    if rules.preset == "home":  # 七对子 is not a structural wait, and dragons are flowers
+        return home.winning_tiles(concealed_counts_13, melds)
     used = list(concealed_counts_13)
     for meld in melds:
         for tile in meld.tiles:
             used[tile] += 1
     work = list(concealed_counts_13)
     out = []
-    if rules.preset == "home":  # 七对子 is not a structural wait, and dragons are flowers
-        for tile in range(31):
-            if used[tile] < 4:
-                work[tile] += 1
-                if home.is_legal(work, melds):
-                    out.append(tile)
-                work[tile] -= 1
-        return out
     for tile in waits(concealed_counts_13):
         if used[tile] >= 4:
             continue

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..hand import is_all_honours, splits
+from ..hand import is_all_honours, is_standard_complete, splits, waits
 from ..melds import Meld
 from ..rules import Rules
 from ..tiles import N_KINDS, WINDS, is_dragon, is_honour, is_wind
@@ -35,9 +35,37 @@ def all_honours(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
 def is_legal(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
     """Complete is enough in `home`: sets and a pair, seven pairs, or only honours (melds included:
     loose honours beside suit melds never win)."""
-    if sum(counts) % 3 != 2 or any(counts[t] for t in range(31, N_KINDS)):
+    if sum(counts) % 3 != 2 or counts[31] or counts[32] or counts[33]:
         return False
-    return bool(splits(counts)) or is_qidui(counts, melds) or all_honours(counts, melds)
+    return is_standard_complete(counts) or is_qidui(counts, melds) or all_honours(counts, melds)
+
+
+def winning_tiles(counts_13: Sequence[int], melds: Sequence[Meld]) -> list[int]:
+    """The tiles that complete a 13-style hand in `home`, ascending (never a fifth copy).
+
+    Only three kinds of tile can: a structural wait (`waits`, which lists every honour when the
+    concealed tiles are all honours), and for seven pairs the one tile held an odd number of times;
+    each candidate is then checked with `is_legal` (dragons, which are flowers, never win)."""
+    candidates = set(waits(counts_13))
+    if not melds and sum(counts_13) == 13:
+        odd = [t for t in range(N_KINDS) if counts_13[t] % 2]
+        if len(odd) == 1:
+            candidates.add(odd[0])
+    if not candidates:
+        return []
+    used = list(counts_13)
+    for meld in melds:
+        for tile in meld.tiles:
+            used[tile] += 1
+    work = list(counts_13)
+    out = []
+    for tile in sorted(candidates):
+        if used[tile] < 4:
+            work[tile] += 1
+            if is_legal(work, melds):
+                out.append(tile)
+            work[tile] -= 1
+    return out
 
 
 def _readings(counts: Sequence[int], melds: Sequence[Meld]) -> list[tuple[str, bool]]:
