@@ -135,7 +135,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=("normal", "hard", "speed"), help="run one of the three")
     parser.add_argument("--preset", choices=("standard", "lazi", "home"), default="standard")
-    parser.add_argument("--options", help='room options as JSON, e.g. \'{"declare_ready": true}\'')
+    parser.add_argument("--options", help="room options as JSON, e.g. '{\"declare_ready\": true}'")
     args, seeds = parse_run(parser, "bots-bench")
     rules, problem = rules_from_args(args.preset, args.options)
     if rules is None:
@@ -143,9 +143,13 @@ def main() -> int:
     results: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for seed in seeds:
         if args.only in (None, "normal"):
-            results.setdefault(("normal", "easy"), []).append(match(args.hands, seed, "normal", "easy", rules))
+            results.setdefault(("normal", "easy"), []).append(
+                match(args.hands, seed, "normal", "easy", rules)
+            )
         if args.only in (None, "hard"):
-            results.setdefault(("hard", "normal"), []).append(match(args.hands, seed, "hard", "normal", rules))
+            results.setdefault(("hard", "normal"), []).append(
+                match(args.hands, seed, "hard", "normal", rules)
+            )
         if args.only in (None, "speed"):
             _speed(max(1, args.hands // 4), seed, rules)
     if len(seeds) > 1:

@@ -90,7 +90,7 @@ def simulate(
         payments = result.payments
         new_match = False
         if garden is not None:
-            payments, garden = garden.pay(result.payments, dealer)
+            payments, garden = garden.pay(result.transfers)
             garden = garden.after_hand(dealer, result.dealer_next)
             if garden.over:
                 matches += 1

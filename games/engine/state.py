@@ -22,8 +22,8 @@ from .kinds import MeldKind, Phase
 from .melds import Meld
 from .result import HandResult, next_dealer, next_huangfan
 from .rules import Rules
-from .scoring import WinContext, explain, is_legal_win, score_win, settle, winning_tiles
-from .scoring.home import gengfeng_payments, is_gengfeng
+from .scoring import WinContext, explain, is_legal_win, net, score_win, transfers, winning_tiles
+from .scoring.home import gengfeng_transfers, is_gengfeng
 from .scoring.lazi import dice_huangfan
 from .tiles import (
     DRAGONS,
@@ -586,6 +586,7 @@ class GameState:
         self.actions.append(action)
         kind = action.kind
         if kind == "discard":
+            self._note_passed_self_win(action.seat, action.tile)
             self._discard(action.seat, action.tile, events)
         elif kind == "declare":
             self.declared[action.seat] = True
@@ -648,6 +649,13 @@ class GameState:
             from_tail = True
         return None
 
+    def _note_passed_self_win(self, seat: int, tile: int) -> None:
+        """敲 (§11): a declared seat that discards a drawn tile it could have won on (as its turn
+        timer's timeout does) may not win on that tile from a discard or a robbed kong until it next
+        draws (漏胡, §4)."""
+        if self.declared[seat] and tile == self.drawn_tile and self._legal_win(self.counts[seat], seat):
+            self.missed[seat].add(tile)
+
     def _discard(self, seat: int, tile: int, events: list[Event]) -> None:
         self.counts[seat][tile] -= 1
         self._hand_changed(seat)
@@ -685,12 +693,13 @@ class GameState:
             return False
         return is_gengfeng([self.rivers[s][0].tile for s in order])
 
-    def _extra_payments(self, payments: list[int]) -> tuple[int, int, int, int]:
-        """Payments made during the hand whatever its end: 跟风."""
-        if self._gengfeng_paid:
-            extra = gengfeng_payments(self.dealer, self._gengfeng_paid, self.stake)
-            payments = [p + e for p, e in zip(payments, extra, strict=True)]
-        return tuple(payments)
+    def _with_extra_transfers(self, moves: list) -> tuple[tuple[int, int, int], ...]:
+        """The hand's transfers: those made during the hand whatever its end (跟风, settled when it
+        happens, so before the win's), then `moves`."""
+        extra = (
+            gengfeng_transfers(self.dealer, self._gengfeng_paid, self.stake) if self._gengfeng_paid else []
+        )
+        return tuple(extra + list(moves))
 
     def _next_turn(self, seat: int, events: list[Event]) -> None:
         self.phase = "turn"
@@ -858,10 +867,11 @@ class GameState:
     def _end_draw(self) -> None:
         self.phase = "ended"
         self.drawn_tile = None
+        moves = self._with_extra_transfers([])
         self.result = HandResult(
             kind="draw",
             winners=(),
-            payments=self._extra_payments([0, 0, 0, 0]),
+            payments=tuple(net(moves)),
             dealer_next=next_dealer(self.dealer, [], None),
             huangfan_next=next_huangfan(self.huangfan_in_play, True),
             dice=self.dice,
@@ -869,6 +879,7 @@ class GameState:
             wall=self.wall_tiles,
             gengfeng=self._gengfeng_paid,
             gengfeng_next=self.gengfeng + (self._gengfeng_paid > 0),
+            transfers=moves,
         )
 
     def _end_win(self, winners: list[int], win: str, from_seat: int | None, tile: int | None) -> None:
@@ -901,13 +912,13 @@ class GameState:
                 first_go_round=first,
             )
             pairs.append((ctx, score_win(ctx, self.rules)))
-        payments = settle(pairs, self.rules)
+        moves = self._with_extra_transfers(transfers(pairs, self.rules))
         settlements = tuple(explain(pairs, self.rules))
         self.phase = "ended"
         self.result = HandResult(
             kind="win",
             winners=tuple(score for _, score in pairs),
-            payments=self._extra_payments(payments),
+            payments=tuple(net(moves)),
             dealer_next=next_dealer(self.dealer, winners, from_seat),
             huangfan_next=next_huangfan(self.huangfan_in_play, False),
             dice=self.dice,
@@ -917,6 +928,7 @@ class GameState:
             gengfeng_next=self.gengfeng + (self._gengfeng_paid > 0),
             settlements=settlements,
             contexts=tuple(ctx for ctx, _ in pairs),
+            transfers=moves,
         )
 
     # ------------------------------------------------------------------ helpers for callers

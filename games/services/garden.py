@@ -34,7 +34,7 @@ def settle_hand(hand: Hand, state: GameState, now: datetime) -> tuple[int, int, 
         garden = Garden.from_json(previous["garden"])
     else:
         garden = Garden.start(state.rules, state.stake)
-    paid, garden = garden.pay(result.payments, state.dealer)
+    paid, garden = garden.pay(result.transfers)  # rules §7 Shortfall: each payer pays their own creditors
     garden = garden.after_hand(state.dealer, result.dealer_next)
     hand.result["garden"] = {**garden.to_json(), "paid": list(paid)}
     if garden.over:

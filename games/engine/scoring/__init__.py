@@ -19,12 +19,15 @@ from .core import (
     WIN_KINDS,
     ScoringError,
     Settlement,
+    Transfer,
     WinContext,
     WinScore,
     explain,
+    net,
     qualifies,
     settle,
     shares_for,
+    transfers,
 )
 from .workings import Line, LineKind, Step, StepKind, Workings
 
@@ -35,6 +38,7 @@ __all__ = [
     "LineKind",
     "Step",
     "StepKind",
+    "Transfer",
     "WIN_KINDS",
     "ScoringError",
     "Settlement",
@@ -43,9 +47,11 @@ __all__ = [
     "Workings",
     "explain",
     "is_legal_win",
+    "net",
     "score_win",
     "settle",
     "shares_for",
+    "transfers",
     "winning_tiles",
     "workings",
 ]

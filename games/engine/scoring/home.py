@@ -10,7 +10,7 @@ from ..hand import is_all_honours, is_standard_complete, splits, waits
 from ..melds import Meld
 from ..rules import Rules
 from ..tiles import N_KINDS, WINDS, is_dragon, is_honour, is_wind
-from .core import PATTERNS, ScoringError, WinContext, WinScore, colour, pattern_of
+from .core import PATTERNS, ScoringError, Transfer, WinContext, WinScore, colour, net, pattern_of
 from .features import DADIAOCHE, GANGKAI, MENQING, QIANGGANG, features_of
 from .workings import Line, LineKind, Step, StepKind, Workings
 
@@ -167,6 +167,12 @@ def is_gengfeng(first_discards: Sequence[int]) -> bool:
     return len(first_discards) == 4 and is_wind(first_discards[0]) and len(set(first_discards)) == 1
 
 
+def gengfeng_transfers(dealer: int, n: int, stake: int) -> list[Transfer]:
+    """The n-th 跟风 of a match: the dealer pays each other player n (times the stake), in turn
+    order from the dealer's 下家 (the order a short stack pays in, §7 Shortfall)."""
+    return [(dealer, (dealer + i) % 4, n * stake) for i in (1, 2, 3)]
+
+
 def gengfeng_payments(dealer: int, n: int, stake: int) -> list[int]:
-    """The n-th 跟风 of a match: the dealer pays each other player n (times the stake)."""
-    return [-3 * n * stake if seat == dealer else n * stake for seat in range(4)]
+    """The n-th 跟风 of a match as each seat's gain or loss."""
+    return net(gengfeng_transfers(dealer, n, stake))
