@@ -205,3 +205,85 @@ def test_a_timeout_discards_the_drawn_tile_else_the_last_of_the_sorted_hand():
     state.apply(a("3:pass"))
     assert state.drawn_tile == t("3s")  # the kong's replacement, from the tail
     assert state.timeout_action(2) == a("2:discard:3s")
+
+
+# --- §5: the 地胡 window (`lazi`) ----------------------------------------------------------------
+
+# Seat 1 waits on 3z / 4z. Seat 1 has made its own first discard (1m) before seat 3's 3z, the
+# hand's fourth discard; the dealer's 4z would be the fifth.
+FOURTH = dict(
+    hands=["159m159p159s124z57z", "123456789s33z44z", "2468m2468p3579p6z", "4567p3456s3456s3z"],
+    wall="1m9m8s2m9s9s",
+    rules=LAZI,
+)
+
+
+def _three_discards() -> GameState:
+    state = GameState.from_setup(**FOURTH)
+    state.apply(a("0:discard:5z"))
+    state.apply(a("1:discard:1m"))
+    state.apply(a("2:discard:9m"))
+    return state
+
+
+def test_dihu_on_the_fourth_discard_after_the_winners_own_first_discard():
+    state = _three_discards()
+    state.apply(a("3:discard:3z"))
+    state.apply(a("1:win:3z"))
+    (winner,) = state.result.winners
+    assert (winner.seat, winner.pattern, winner.value) == (1, "dihu", 160)
+
+
+def test_no_dihu_on_the_fifth_discard():
+    state = _three_discards()
+    state.apply(a("3:discard:8s"))
+    state.apply(a("0:discard:4z"))
+    state.apply(a("1:win:4z"))
+    (winner,) = state.result.winners
+    assert winner.pattern == "hunyise"
+
+
+def test_a_dealers_win_on_the_second_discard_is_neither_tianhu_nor_dihu():
+    hands = ["123456789m11z22z7z", "2468p2468s3579s7z", "13579p13579s44z5z", "468m468m66z33z9p1p8p"]
+    state = GameState.from_setup(hands=hands, wall="2z9s", rules=LAZI)
+    state.apply(a("0:discard:7z"))
+    state.apply(a("1:discard:2z"))
+    state.apply(a("0:win:2z"))
+    (winner,) = state.result.winners
+    assert (winner.seat, winner.pattern) == (0, "hunyise")
+
+
+# --- §11 敲: no kong once declared; a winning draw let go is 漏胡 ---------------------------------
+
+# `home` (no minimum hand): the dealer declares with 2z, waiting on 9p / 1z, holding 111m and 222p;
+# it draws the fourth 2p, then a winning 9p that it lets go (a timeout discards the drawn tile).
+DECLARED = dict(
+    hands=["111m222p567m99p11z2z", "1m9p3456789s3344z", "1z2468m2468s1346p", "23579m1357p12s88p"],
+    wall="8m9s8s2p1p9m5s9p2s3m4s4s",
+    rules=Rules(preset="home", declare_ready=True),
+)
+
+
+def test_a_declared_seat_may_not_pong_or_kong_a_discard_nor_kong_its_draw():
+    state = GameState.from_setup(**DECLARED)
+    state.apply(a("0:declare:2z"))
+    state.apply(a("1:discard:1m"))  # the dealer holds 111m: no pong, no exposed kong
+    assert state.phase == "turn" and state.current_seat == 2
+    state.apply(a("2:discard:9s"))
+    state.apply(a("3:discard:8s"))
+    assert state.drawn_tile == t("2p")  # the fourth 2p: no concealed kong
+    assert state.legal_actions(0) == [a("0:discard:2p")]
+
+
+def test_a_declared_seat_that_lets_its_winning_draw_go_is_in_louhu_for_that_tile():
+    state = GameState.from_setup(**DECLARED)
+    for text in ("0:declare:2z", "1:discard:1m", "2:discard:9s", "3:discard:8s", "0:discard:2p"):
+        state.apply(a(text))
+    for text in ("1:discard:1p", "2:discard:9m", "3:discard:5s"):
+        state.apply(a(text))
+    assert state.drawn_tile == t("9p") and a("0:self_win") in state.legal_actions(0)
+    state.apply(state.timeout_action(0))  # the drawn 9p goes
+    state.apply(a("1:discard:9p"))  # the fourth 9p: the dealer may not win on it
+    assert state.missed[0] == {t("9p")} and state.current_seat == 2
+    state.apply(a("2:discard:1z"))  # its other wait is unaffected
+    assert state.legal_actions(0) == [a("0:win:1z"), a("0:pass")]
