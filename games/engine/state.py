@@ -17,7 +17,7 @@ from itertools import compress
 from typing import Any
 
 from .actions import CLAIM_KINDS, TURN_KINDS, Action, Event, RuleError
-from .hand import is_complete
+from .hand import group_state, is_complete, may_wait_after
 from .kinds import MeldKind, Phase
 from .melds import Meld
 from .result import HandResult, next_dealer, next_huangfan
@@ -80,8 +80,6 @@ _NEIGHBOURS = tuple(
     tuple(t - t % 9 + r for r in range(max(0, t % 9 - 2), min(8, t % 9 + 2) + 1)) if t < 27 else ()
     for t in range(N_KINDS)
 )
-# The group residues (mod 3, sorted) of a 13-style hand that sets and a pair can complete.
-_READY_RESIDUES = ([0, 0, 0, 1], [0, 0, 2, 2])
 _DISCARDS = tuple(tuple(Action.of("discard", seat, t) for t in range(N_KINDS)) for seat in range(4))
 
 
@@ -443,19 +441,32 @@ class GameState:
             return []
         c = self.counts[seat]
         melds = self.melds[seat]
-        # Sets and a pair need the 13 tiles' groups (m, p, s, honours) to leave one group at 3k + 1
-        # or two at 3k + 2 (`_shape`); only seven pairs (`home`, no melds) waits otherwise.
-        residues = [sum(c[0:9]) % 3, sum(c[9:18]) % 3, sum(c[18:27]) % 3, sum(c[27:34]) % 3]
+        # Sets and a pair: only the tile group (m, p, s, honours) a discard comes from changes, so each
+        # group's state is found once and `may_wait_after` rules out most discards before any wait is
+        # looked for. An all-honours hand (乱风向) and seven pairs (`home`, no melds) wait otherwise.
+        groups = [c[0:9], c[9:18], c[18:27], c[27:34]]
+        states = [group_state(g, i == 3) for i, g in enumerate(groups)]
+        residues = [sum(g) % 3 for g in groups]
+        honours_only = not any(c[0:27])
+        # A group a discard does not come from keeps its state: one at 3k that is not whole as sets
+        # rules out every discard from the other groups.
+        broken = [g for g in range(4) if residues[g] == 0 and states[g] != 0]
         # Seven pairs: the 13 tiles hold exactly one tile an odd number of times.
         odd = sum(n & 1 for n in c) if self.rules.preset == "home" and not melds else -1
         out = []
         for tile in range(N_KINDS):
             if c[tile]:
-                group = tile // 9 if tile < 27 else 3
-                residues[group] = (residues[group] - 1) % 3
-                shaped = sorted(residues) in _READY_RESIDUES
-                residues[group] = (residues[group] + 1) % 3
                 pairs = odd == (2 if c[tile] & 1 else 0)
+                group = tile // 9 if tile < 27 else 3
+                if not (pairs or honours_only) and (len(broken) > 1 or (broken and broken[0] != group)):
+                    continue
+                was_state, was_residue = states[group], residues[group]
+                c[tile] -= 1
+                states[group] = group_state(c[9 * group : 9 * group + (7 if group == 3 else 9)], group == 3)
+                residues[group] = (was_residue - 1) % 3
+                shaped = honours_only or may_wait_after(states, residues)
+                states[group], residues[group] = was_state, was_residue
+                c[tile] += 1
                 if not (shaped or pairs):
                     continue
                 c[tile] -= 1
