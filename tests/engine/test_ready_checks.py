@@ -1,9 +1,9 @@
 """The fast ready checks behind 敲 and the 听牌 hints give the same answers as trying every tile.
 
-`home`'s wait list (`scoring.home.winning_tiles`) tries only structural waits and the seven-pairs
-tile, and `GameState._declares` skips discards whose tile groups cannot leave the hand ready; both
-are compared here with the plain search they replace (issue 24 item 9: the plain search made a bot's
-decision under `home` with 敲 take 15 ms at p99).
+`home`'s wait list (`scoring.winning_tiles` over `home.wait_candidates`) tries only structural waits
+and the seven-pairs tile, and `GameState._declares` skips discards whose tile groups cannot leave the
+hand ready; both are compared here with the plain search they replace (issue 24 item 9: the plain
+search made a bot's decision under `home` with 敲 take 15 ms at p99).
 """
 
 import pytest

@@ -20,6 +20,12 @@ def a(text: str) -> Action:
     return Action.parse(text)
 
 
+def play(state: GameState, *moves: str) -> GameState:
+    for move in moves:
+        state.apply(a(move))
+    return state
+
+
 def t(text: str) -> int:
     return parse_tiles(text)[0]
 
@@ -175,15 +181,11 @@ def _two_robbers() -> GameState:
 
 def test_two_robbers_of_one_kong_the_nearest_after_the_konger_deals_next():
     state = _two_robbers()
-    state.apply(a("2:discard:1s"))
-    state.apply(a("3:discard:1p"))
-    state.apply(a("0:discard:8p"))
-    state.apply(a("1:discard:2p"))
+    play(state, "2:discard:1s", "3:discard:1p", "0:discard:8p", "1:discard:2p")
     assert state.drawn_tile == t("5m")
     state.apply(a("2:added_kong:5m"))
     assert state.phase == "rob" and sorted(state.pending_seats()) == [1, 3]
-    state.apply(a("1:win:5m"))
-    state.apply(a("3:win:5m"))
+    play(state, "1:win:5m", "3:win:5m")
     result = state.result
     assert [(w.seat, w.win, w.from_seat) for w in result.winners] == [(3, "rob_kong", 2), (1, "rob_kong", 2)]
     assert result.dealer_next == 3  # from the konger (seat 2): seat 3 before seat 1; not the dealer's order
@@ -197,12 +199,7 @@ def test_a_timeout_discards_the_drawn_tile_else_the_last_of_the_sorted_hand():
     assert state.timeout_action(2) == a("2:discard:9s")  # 147p258p369s14s: 万, 筒, 条, then honours
     state.apply(a("2:discard:1s"))
     assert state.drawn_tile == t("1p") and state.timeout_action(3) == a("3:discard:1p")
-    state.apply(a("3:discard:1p"))
-    state.apply(a("0:discard:8p"))
-    state.apply(a("1:discard:2p"))
-    state.apply(a("2:added_kong:5m"))
-    state.apply(a("1:pass"))
-    state.apply(a("3:pass"))
+    play(state, "3:discard:1p", "0:discard:8p", "1:discard:2p", "2:added_kong:5m", "1:pass", "3:pass")
     assert state.drawn_tile == t("3s")  # the kong's replacement, from the tail
     assert state.timeout_action(2) == a("2:discard:3s")
 
@@ -220,25 +217,20 @@ FOURTH = dict(
 
 def _three_discards() -> GameState:
     state = GameState.from_setup(**FOURTH)
-    state.apply(a("0:discard:5z"))
-    state.apply(a("1:discard:1m"))
-    state.apply(a("2:discard:9m"))
+    play(state, "0:discard:5z", "1:discard:1m", "2:discard:9m")
     return state
 
 
 def test_dihu_on_the_fourth_discard_after_the_winners_own_first_discard():
     state = _three_discards()
-    state.apply(a("3:discard:3z"))
-    state.apply(a("1:win:3z"))
+    play(state, "3:discard:3z", "1:win:3z")
     (winner,) = state.result.winners
     assert (winner.seat, winner.pattern, winner.value) == (1, "dihu", 160)
 
 
 def test_no_dihu_on_the_fifth_discard():
     state = _three_discards()
-    state.apply(a("3:discard:8s"))
-    state.apply(a("0:discard:4z"))
-    state.apply(a("1:win:4z"))
+    play(state, "3:discard:8s", "0:discard:4z", "1:win:4z")
     (winner,) = state.result.winners
     assert winner.pattern == "hunyise"
 
@@ -246,9 +238,7 @@ def test_no_dihu_on_the_fifth_discard():
 def test_a_dealers_win_on_the_second_discard_is_neither_tianhu_nor_dihu():
     hands = ["123456789m11z22z7z", "2468p2468s3579s7z", "13579p13579s44z5z", "468m468m66z33z9p1p8p"]
     state = GameState.from_setup(hands=hands, wall="2z9s", rules=LAZI)
-    state.apply(a("0:discard:7z"))
-    state.apply(a("1:discard:2z"))
-    state.apply(a("0:win:2z"))
+    play(state, "0:discard:7z", "1:discard:2z", "0:win:2z")
     (winner,) = state.result.winners
     assert (winner.seat, winner.pattern) == (0, "hunyise")
 
@@ -269,8 +259,7 @@ def test_a_declared_seat_may_not_pong_or_kong_a_discard_nor_kong_its_draw():
     state.apply(a("0:declare:2z"))
     state.apply(a("1:discard:1m"))  # the dealer holds 111m: no pong, no exposed kong
     assert state.phase == "turn" and state.current_seat == 2
-    state.apply(a("2:discard:9s"))
-    state.apply(a("3:discard:8s"))
+    play(state, "2:discard:9s", "3:discard:8s")
     assert state.drawn_tile == t("2p")  # the fourth 2p: no concealed kong
     assert state.legal_actions(0) == [a("0:discard:2p")]
 

@@ -87,18 +87,20 @@ def winning_tiles(concealed_counts_13: Sequence[int], melds: Sequence[Meld], rul
     """Tiles that would give a legal win (a fifth copy, counting the melds, is never listed)."""
     _require_preset(rules)
     if rules.preset == "home":  # 七对子 is not a structural wait, and dragons are flowers
-        return home.winning_tiles(concealed_counts_13, melds)
+        candidates, legal = home.wait_candidates(concealed_counts_13, melds), home.is_legal
+    else:
+        candidates, legal = waits(concealed_counts_13), qualifies
     used = list(concealed_counts_13)
     for meld in melds:
         for tile in meld.tiles:
             used[tile] += 1
     work = list(concealed_counts_13)
     out = []
-    for tile in waits(concealed_counts_13):
+    for tile in candidates:
         if used[tile] >= 4:
             continue
         work[tile] += 1
-        if qualifies(work, melds):
+        if legal(work, melds):
             out.append(tile)
         work[tile] -= 1
     return out

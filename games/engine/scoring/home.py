@@ -40,32 +40,17 @@ def is_legal(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
     return is_standard_complete(counts) or is_qidui(counts, melds) or all_honours(counts, melds)
 
 
-def winning_tiles(counts_13: Sequence[int], melds: Sequence[Meld]) -> list[int]:
-    """The tiles that complete a 13-style hand in `home`, ascending (never a fifth copy).
-
-    Only three kinds of tile can: a structural wait (`waits`, which lists every honour when the
-    concealed tiles are all honours), and for seven pairs the one tile held an odd number of times;
-    each candidate is then checked with `is_legal` (dragons, which are flowers, never win)."""
+def wait_candidates(counts_13: Sequence[int], melds: Sequence[Meld]) -> list[int]:
+    """The only tiles that can complete a 13-style hand in `home`, ascending: the structural waits
+    (`waits`, which lists every honour when the concealed tiles are all honours) and, for seven pairs,
+    the one tile held an odd number of times. Whether each does is `is_legal`'s call (dragons, which
+    are flowers, never win)."""
     candidates = set(waits(counts_13))
     if not melds and sum(counts_13) == 13:
         odd = [t for t in range(N_KINDS) if counts_13[t] % 2]
         if len(odd) == 1:
             candidates.add(odd[0])
-    if not candidates:
-        return []
-    used = list(counts_13)
-    for meld in melds:
-        for tile in meld.tiles:
-            used[tile] += 1
-    work = list(counts_13)
-    out = []
-    for tile in sorted(candidates):
-        if used[tile] < 4:
-            work[tile] += 1
-            if is_legal(work, melds):
-                out.append(tile)
-            work[tile] -= 1
-    return out
+    return sorted(candidates)
 
 
 def _readings(counts: Sequence[int], melds: Sequence[Meld]) -> list[tuple[str, bool]]:
