@@ -215,13 +215,19 @@ def may_wait_after(states: Sequence[int], residues: Sequence[int]) -> bool:
     take the winning tile must already be whole, with one pair among them at most. So either one
     group is at 3k + 1 and every other is sets only, or two are at 3k + 2 and every other is sets only
     and one of the two is sets and a pair."""
-    ones = [g for g in range(4) if residues[g] == 1]
-    twos = [g for g in range(4) if residues[g] == 2]
-    if any(states[g] != 0 for g in range(4) if residues[g] == 0):
-        return False
-    if len(ones) == 1 and not twos:
-        return True
-    return len(twos) == 2 and not ones and (states[twos[0]] == 1 or states[twos[1]] == 1)
+    ones = twos = 0
+    pair = False
+    for g in range(4):
+        r = residues[g]
+        if r == 0:
+            if states[g] != 0:
+                return False
+        elif r == 1:
+            ones += 1
+        else:
+            twos += 1
+            pair = pair or states[g] == 1
+    return (ones == 1 and not twos) or (twos == 2 and not ones and pair)
 
 
 def waits(counts: Sequence[int]) -> list[int]:

@@ -80,6 +80,8 @@ _NEIGHBOURS = tuple(
     tuple(t - t % 9 + r for r in range(max(0, t % 9 - 2), min(8, t % 9 + 2) + 1)) if t < 27 else ()
     for t in range(N_KINDS)
 )
+_GROUP = tuple(t // 9 if t < 27 else 3 for t in range(N_KINDS))  # m, p, s, honours
+_GROUP_SLICE = (slice(0, 9), slice(9, 18), slice(18, 27), slice(27, 34))
 _DISCARDS = tuple(tuple(Action.of("discard", seat, t) for t in range(N_KINDS)) for seat in range(4))
 
 
@@ -444,7 +446,7 @@ class GameState:
         # Sets and a pair: only the tile group (m, p, s, honours) a discard comes from changes, so each
         # group's state is found once and `may_wait_after` rules out most discards before any wait is
         # looked for. An all-honours hand (乱风向) and seven pairs (`home`, no melds) wait otherwise.
-        groups = [c[0:9], c[9:18], c[18:27], c[27:34]]
+        groups = [c[part] for part in _GROUP_SLICE]
         states = [group_state(g, i == 3) for i, g in enumerate(groups)]
         residues = [sum(g) % 3 for g in groups]
         honours_only = not any(c[0:27])
@@ -453,28 +455,25 @@ class GameState:
         broken = [g for g in range(4) if residues[g] == 0 and states[g] != 0]
         # Seven pairs: the 13 tiles hold exactly one tile an odd number of times.
         odd = sum(n & 1 for n in c) if self.rules.preset == "home" and not melds else -1
+        if len(broken) > 1 and odd not in (0, 2) and not honours_only:
+            return []
         out = []
-        for tile in range(N_KINDS):
-            if c[tile]:
-                pairs = odd == (2 if c[tile] & 1 else 0)
-                group = tile // 9 if tile < 27 else 3
-                if not (pairs or honours_only) and (len(broken) > 1 or (broken and broken[0] != group)):
-                    continue
-                was_state, was_residue = states[group], residues[group]
-                c[tile] -= 1
-                states[group] = group_state(c[9 * group : 9 * group + (7 if group == 3 else 9)], group == 3)
+        for tile in compress(range(N_KINDS), c):
+            group = _GROUP[tile]
+            pairs = odd == (2 if c[tile] & 1 else 0)
+            if not (pairs or honours_only) and (len(broken) > 1 or (broken and broken[0] != group)):
+                continue
+            was_state, was_residue = states[group], residues[group]
+            c[tile] -= 1
+            try:
+                states[group] = group_state(c[_GROUP_SLICE[group]], group == 3)
                 residues[group] = (was_residue - 1) % 3
                 shaped = honours_only or may_wait_after(states, residues)
-                states[group], residues[group] = was_state, was_residue
+                if (shaped or pairs) and winning_tiles(c, melds, self.rules):
+                    out.append(Action.of("declare", seat, tile))
+            finally:
                 c[tile] += 1
-                if not (shaped or pairs):
-                    continue
-                c[tile] -= 1
-                try:
-                    if winning_tiles(c, melds, self.rules):
-                        out.append(Action.of("declare", seat, tile))
-                finally:
-                    c[tile] += 1
+                states[group], residues[group] = was_state, was_residue
         return out
 
     def _turn_actions(self, seat: int) -> list[Action]:
