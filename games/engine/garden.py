@@ -2,14 +2,15 @@
 
 Pure logic for the layer that keeps a match (the web table, `simulate`): the engine's hands know
 nothing of stacks. Each player starts the match with `Rules.garden × stake` points. After each hand
-the hand's payments go through `Garden.pay`: nobody pays more than is left of their stack (a payment
-that cannot be covered is paid in part, and the winners collect only what was paid), a player at 0
-pays nothing more but still collects. The match ends after four rounds (四圈): at the sixteenth change
-of dealer.
+the hand's transfers (`HandResult.transfers`: who hands whom how much, in the order paid) go through
+`Garden.pay`: nobody pays more than is left of their stack (a payment that cannot be covered is paid
+in part, and its creditor collects only that), a player at 0 pays nothing more but still collects.
+The match ends after four rounds (四圈): at the sixteenth change of dealer.
 
-**Choice** — when the losers of a hand cover less than the gainers were owed (several gainers: two
-winners on one discard, or a 跟风 beside a win), what was paid goes to the gainers in turn order from
-the dealer, each in full before the next; the last one paid may get part.
+§7 Shortfall: a short payer pays their own creditors one at a time in turn order from their 下家,
+each in full before the next (the engine's transfers are already in that order, the loss cap
+applied); money is never pooled, so a creditor receives only what their own debtors paid. 跟风 comes
+first in the list: it is settled when it happens, before the hand's win.
 """
 
 from __future__ import annotations
@@ -59,28 +60,29 @@ class Garden:
     def rounds_played(self) -> int:
         return min(ROUNDS, self.dealer_changes // 4)
 
-    def pay(self, payments: Sequence[int], dealer: int = 0) -> tuple[tuple[int, int, int, int], Garden]:
-        """The payments actually made from a hand's `payments` (which sum to zero), and the stacks after.
+    def pay(self, transfers: Sequence[Sequence[int]]) -> tuple[tuple[int, int, int, int], Garden]:
+        """The payments actually made from a hand's `transfers` ((payer, creditor, amount) in the
+        order paid, as `HandResult.transfers`), and the stacks after.
 
-        `dealer` orders the gainers when what was paid falls short (see the module's choice)."""
-        if len(payments) != 4 or any(type(p) is not int for p in payments) or sum(payments) != 0:
-            raise GardenError(f"payments must be four integers summing to zero; got {list(payments)!r}")
-        if type(dealer) is not int or not 0 <= dealer < 4:
-            raise GardenError(f"dealer must be a seat 0-3; got {dealer!r}")
-        made = [0, 0, 0, 0]
-        pot = 0
-        for seat, amount in enumerate(payments):
-            if amount < 0:
-                paid = min(-amount, self.stacks[seat])
-                made[seat] = -paid
-                pot += paid
-        for seat in [(dealer + i) % 4 for i in range(4)]:
-            if payments[seat] > 0:
-                got = min(payments[seat], pot)
-                made[seat] = got
-                pot -= got
-        stacks = tuple(x + m for x, m in zip(self.stacks, made, strict=True))
-        return tuple(made), replace(self, stacks=stacks)
+        Each transfer is cut to what is left of its payer's stack at that moment; its creditor gets
+        exactly what was paid of it, and may pay with it later in the list."""
+        moves = []
+        for move in transfers:
+            if not isinstance(move, list | tuple) or len(move) != 3 or any(type(x) is not int for x in move):
+                raise GardenError(f"a transfer is (payer, creditor, amount) as integers; got {move!r}")
+            payer, creditor, amount = move
+            if not (0 <= payer < 4 and 0 <= creditor < 4) or payer == creditor or amount <= 0:
+                raise GardenError(
+                    f"a transfer is a positive amount from one seat 0-3 to another; got {move!r}"
+                )
+            moves.append((payer, creditor, amount))
+        stacks = list(self.stacks)
+        for payer, creditor, amount in moves:
+            paid = min(amount, stacks[payer])
+            stacks[payer] -= paid
+            stacks[creditor] += paid
+        made = tuple(after - before for after, before in zip(stacks, self.stacks, strict=True))
+        return made, replace(self, stacks=tuple(stacks))
 
     def after_hand(self, dealer: int, dealer_next: int) -> Garden:
         """Count a change of dealer (a draw or a dealer's win keeps the deal)."""

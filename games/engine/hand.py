@@ -198,6 +198,38 @@ def _suit_state(shape: tuple[int, ...]) -> int:
     return -1
 
 
+def group_state(shape: Sequence[int], honours: bool) -> int:
+    """One tile group (a suit's nine counts, or the seven honours): 0 whole as sets only, 1 whole as
+    sets and one pair, -1 not whole."""
+    if not honours:
+        return _suit_state(tuple(shape))
+    if 1 in shape or 4 in shape:
+        return -1
+    pairs = shape.count(2)
+    return pairs if pairs <= 1 else -1
+
+
+def may_wait_after(states: Sequence[int], residues: Sequence[int]) -> bool:
+    """A necessary condition for a 3n + 1 concealed part with these group states (`group_state`) and
+    tile counts mod 3 to have a structural wait (all-honours hands aside): the groups that do not
+    take the winning tile must already be whole, with one pair among them at most. So either one
+    group is at 3k + 1 and every other is sets only, or two are at 3k + 2 and every other is sets only
+    and one of the two is sets and a pair."""
+    ones = twos = 0
+    pair = False
+    for g in range(4):
+        r = residues[g]
+        if r == 0:
+            if states[g] != 0:
+                return False
+        elif r == 1:
+            ones += 1
+        else:
+            twos += 1
+            pair = pair or states[g] == 1
+    return (ones == 1 and not twos) or (twos == 2 and not ones and pair)
+
+
 def waits(counts: Sequence[int]) -> list[int]:
     """Tile codes (never a fifth copy) that make a 3n + 1 concealed part complete, ascending.
 

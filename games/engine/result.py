@@ -10,7 +10,8 @@ from .tiles import format_tiles
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """`kind` is "win" or "draw"; `winners` are `WinScore`s; `payments` sum to zero."""
+    """`kind` is "win" or "draw"; `winners` are `WinScore`s; `payments` sum to zero and are the net
+    of `transfers`."""
 
     kind: str
     winners: tuple[Any, ...]
@@ -26,6 +27,9 @@ class HandResult:
     contexts: tuple[
         Any, ...
     ] = ()  # scoring.WinContext per winner (as `winners`): what each win was scored from
+    # (payer, creditor, amount) in the order paid: 跟风 first, then each payer's wins from its 下家;
+    # `payments` is their net. 逛花园 (`Garden.pay`) cuts them where a payer's stack runs out.
+    transfers: tuple[tuple[int, int, int], ...] = ()
 
     def to_json(self) -> dict:
         return {
@@ -41,6 +45,7 @@ class HandResult:
             "gengfeng_next": self.gengfeng_next,
             "settlements": [s.to_json() for s in self.settlements],
             "contexts": [c.to_json() for c in self.contexts],
+            "transfers": [list(t) for t in self.transfers],
         }
 
 

@@ -90,7 +90,7 @@ def simulate(
         payments = result.payments
         new_match = False
         if garden is not None:
-            payments, garden = garden.pay(result.payments, dealer)
+            payments, garden = garden.pay(result.transfers)
             garden = garden.after_hand(dealer, result.dealer_next)
             if garden.over:
                 matches += 1
@@ -150,7 +150,7 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _rules_from_args(preset: str | None, options: str | None) -> tuple[Rules | None, str]:
+def rules_from_args(preset: str | None, options: str | None) -> tuple[Rules | None, str]:
     """`--preset NAME` and `--options JSON` (room options, §11) into `Rules`, or (None, the problem)."""
     try:
         chosen = json.loads(options) if options else {}
@@ -183,7 +183,7 @@ def main_simulate(args: Any) -> int:
     unknown = [name for name in names if name not in levels()]
     if unknown:
         return _fail(f"unknown bot level {unknown[0]!r}; known: {', '.join(levels())}")
-    rules, problem = _rules_from_args(getattr(args, "preset", None), getattr(args, "options", None))
+    rules, problem = rules_from_args(getattr(args, "preset", None), getattr(args, "options", None))
     if rules is None:
         return _fail(problem)
     try:

@@ -17,13 +17,13 @@ from itertools import compress
 from typing import Any
 
 from .actions import CLAIM_KINDS, TURN_KINDS, Action, Event, RuleError
-from .hand import is_complete
+from .hand import group_state, is_complete, may_wait_after
 from .kinds import MeldKind, Phase
 from .melds import Meld
 from .result import HandResult, next_dealer, next_huangfan
 from .rules import Rules
-from .scoring import WinContext, explain, is_legal_win, score_win, settle, winning_tiles
-from .scoring.home import gengfeng_payments, is_gengfeng
+from .scoring import WinContext, explain, is_legal_win, net, score_win, transfers, winning_tiles
+from .scoring.home import gengfeng_transfers, is_gengfeng
 from .scoring.lazi import dice_huangfan
 from .tiles import (
     DRAGONS,
@@ -80,6 +80,8 @@ _NEIGHBOURS = tuple(
     tuple(t - t % 9 + r for r in range(max(0, t % 9 - 2), min(8, t % 9 + 2) + 1)) if t < 27 else ()
     for t in range(N_KINDS)
 )
+_GROUP = tuple(t // 9 if t < 27 else 3 for t in range(N_KINDS))  # m, p, s, honours
+_GROUP_SLICE = (slice(0, 9), slice(9, 18), slice(18, 27), slice(27, 34))
 _DISCARDS = tuple(tuple(Action.of("discard", seat, t) for t in range(N_KINDS)) for seat in range(4))
 
 
@@ -440,15 +442,38 @@ class GameState:
         if not self.rules.declare_ready or self.declared[seat]:
             return []
         c = self.counts[seat]
+        melds = self.melds[seat]
+        # Sets and a pair: only the tile group (m, p, s, honours) a discard comes from changes, so each
+        # group's state is found once and `may_wait_after` rules out most discards before any wait is
+        # looked for. An all-honours hand (乱风向) and seven pairs (`home`, no melds) wait otherwise.
+        groups = [c[part] for part in _GROUP_SLICE]
+        states = [group_state(g, i == 3) for i, g in enumerate(groups)]
+        residues = [sum(g) % 3 for g in groups]
+        honours_only = not any(c[0:27])
+        # A group a discard does not come from keeps its state: one at 3k that is not whole as sets
+        # rules out every discard from the other groups.
+        broken = [g for g in range(4) if residues[g] == 0 and states[g] != 0]
+        # Seven pairs: the 13 tiles hold exactly one tile an odd number of times.
+        odd = sum(n & 1 for n in c) if self.rules.preset == "home" and not melds else -1
+        if len(broken) > 1 and odd not in (0, 2) and not honours_only:
+            return []
         out = []
-        for tile in range(N_KINDS):
-            if c[tile]:
-                c[tile] -= 1
-                try:
-                    if winning_tiles(c, self.melds[seat], self.rules):
-                        out.append(Action.of("declare", seat, tile))
-                finally:
-                    c[tile] += 1
+        for tile in compress(range(N_KINDS), c):
+            group = _GROUP[tile]
+            pairs = odd == (2 if c[tile] & 1 else 0)
+            if not (pairs or honours_only) and (len(broken) > 1 or (broken and broken[0] != group)):
+                continue
+            was_state, was_residue = states[group], residues[group]
+            c[tile] -= 1
+            try:
+                states[group] = group_state(c[_GROUP_SLICE[group]], group == 3)
+                residues[group] = (was_residue - 1) % 3
+                shaped = honours_only or may_wait_after(states, residues)
+                if (shaped or pairs) and winning_tiles(c, melds, self.rules):
+                    out.append(Action.of("declare", seat, tile))
+            finally:
+                c[tile] += 1
+                states[group], residues[group] = was_state, was_residue
         return out
 
     def _turn_actions(self, seat: int) -> list[Action]:
@@ -571,6 +596,7 @@ class GameState:
         self.actions.append(action)
         kind = action.kind
         if kind == "discard":
+            self._note_passed_self_win(action.seat, action.tile)
             self._discard(action.seat, action.tile, events)
         elif kind == "declare":
             self.declared[action.seat] = True
@@ -633,6 +659,13 @@ class GameState:
             from_tail = True
         return None
 
+    def _note_passed_self_win(self, seat: int, tile: int) -> None:
+        """敲 (§11): a declared seat that discards a drawn tile it could have won on (as its turn
+        timer's timeout does) may not win on that tile from a discard or a robbed kong until it next
+        draws (漏胡, §4)."""
+        if self.declared[seat] and tile == self.drawn_tile and self._legal_win(self.counts[seat], seat):
+            self.missed[seat].add(tile)
+
     def _discard(self, seat: int, tile: int, events: list[Event]) -> None:
         self.counts[seat][tile] -= 1
         self._hand_changed(seat)
@@ -670,12 +703,13 @@ class GameState:
             return False
         return is_gengfeng([self.rivers[s][0].tile for s in order])
 
-    def _extra_payments(self, payments: list[int]) -> tuple[int, int, int, int]:
-        """Payments made during the hand whatever its end: 跟风."""
-        if self._gengfeng_paid:
-            extra = gengfeng_payments(self.dealer, self._gengfeng_paid, self.stake)
-            payments = [p + e for p, e in zip(payments, extra, strict=True)]
-        return tuple(payments)
+    def _with_extra_transfers(self, moves: list) -> tuple[tuple[int, int, int], ...]:
+        """The hand's transfers: those made during the hand whatever its end (跟风, settled when it
+        happens, so before the win's), then `moves`."""
+        extra = (
+            gengfeng_transfers(self.dealer, self._gengfeng_paid, self.stake) if self._gengfeng_paid else []
+        )
+        return tuple(extra + list(moves))
 
     def _next_turn(self, seat: int, events: list[Event]) -> None:
         self.phase = "turn"
@@ -843,10 +877,11 @@ class GameState:
     def _end_draw(self) -> None:
         self.phase = "ended"
         self.drawn_tile = None
+        moves = self._with_extra_transfers([])
         self.result = HandResult(
             kind="draw",
             winners=(),
-            payments=self._extra_payments([0, 0, 0, 0]),
+            payments=tuple(net(moves)),
             dealer_next=next_dealer(self.dealer, [], None),
             huangfan_next=next_huangfan(self.huangfan_in_play, True),
             dice=self.dice,
@@ -854,6 +889,7 @@ class GameState:
             wall=self.wall_tiles,
             gengfeng=self._gengfeng_paid,
             gengfeng_next=self.gengfeng + (self._gengfeng_paid > 0),
+            transfers=moves,
         )
 
     def _end_win(self, winners: list[int], win: str, from_seat: int | None, tile: int | None) -> None:
@@ -886,13 +922,13 @@ class GameState:
                 first_go_round=first,
             )
             pairs.append((ctx, score_win(ctx, self.rules)))
-        payments = settle(pairs, self.rules)
+        moves = self._with_extra_transfers(transfers(pairs, self.rules))
         settlements = tuple(explain(pairs, self.rules))
         self.phase = "ended"
         self.result = HandResult(
             kind="win",
             winners=tuple(score for _, score in pairs),
-            payments=self._extra_payments(payments),
+            payments=tuple(net(moves)),
             dealer_next=next_dealer(self.dealer, winners, from_seat),
             huangfan_next=next_huangfan(self.huangfan_in_play, False),
             dice=self.dice,
@@ -902,6 +938,7 @@ class GameState:
             gengfeng_next=self.gengfeng + (self._gengfeng_paid > 0),
             settlements=settlements,
             contexts=tuple(ctx for ctx, _ in pairs),
+            transfers=moves,
         )
 
     # ------------------------------------------------------------------ helpers for callers

@@ -14,7 +14,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from games.engine.garden import Garden
-from games.engine.scoring.home import gengfeng_payments
 from games.engine.state import GameState
 from games.models import Hand, Match
 
@@ -36,27 +35,12 @@ def settle_hand(hand: Hand, state: GameState, now: datetime) -> tuple[int, int, 
         garden = Garden.from_json(previous["garden"])
     else:
         garden = Garden.start(state.rules, state.stake)
-    paid = [0, 0, 0, 0]
-    for payments in in_order_paid(state):
-        made, garden = garden.pay(payments, state.dealer)
-        paid = [a + b for a, b in zip(paid, made, strict=True)]
-    paid = tuple(paid)
+    paid, garden = garden.pay(result.transfers)  # rules §7 Shortfall: each payer pays their own creditors
     garden = garden.after_hand(state.dealer, result.dealer_next)
     hand.result["garden"] = {**garden.to_json(), "paid": list(paid)}
     if garden.over:
         Match.objects.filter(pk=hand.match_id, ended__isnull=True).update(ended=now)
     return paid
-
-
-def in_order_paid(state: GameState) -> list[list[int]]:
-    """The ended hand's payments in the order they are made against the stacks: a 跟风 when it
-    happened, before the hand's win (§9), then the rest (the win's, or nothing for a draw)."""
-    result = state.result
-    if not result.gengfeng:
-        return [list(result.payments)]
-    gengfeng = gengfeng_payments(state.dealer, result.gengfeng, state.stake)
-    rest = [a - b for a, b in zip(result.payments, gengfeng, strict=True)]
-    return [gengfeng, rest] if any(rest) else [gengfeng]
 
 
 def match_over(hand: Hand | None) -> bool:

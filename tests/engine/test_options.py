@@ -199,21 +199,22 @@ def test_hand_result_carries_the_settlements():
 def test_garden_partial_payment_and_a_player_at_zero_still_collects():
     garden = Garden.start(Rules(garden=100), stake=2)
     assert garden.stacks == (200, 200, 200, 200)
-    made, garden = garden.pay([-150, 150, 0, 0])
+    made, garden = garden.pay([(0, 1, 150)])
     assert made == (-150, 150, 0, 0) and garden.stacks == (50, 350, 200, 200)
-    made, garden = garden.pay([-120, -120, 240, 0])  # seat 0 covers only its 50
+    made, garden = garden.pay([(0, 2, 120), (1, 2, 120)])  # seat 0 covers only its 50
     assert made == (-50, -120, 170, 0) and garden.stacks == (0, 230, 370, 200)
-    made, garden = garden.pay([-30, 0, -30, 60])  # at 0: pays nothing more
+    made, garden = garden.pay([(0, 3, 30), (2, 3, 30)])  # at 0: pays nothing more
     assert made == (0, 0, -30, 30) and garden.stacks == (0, 230, 340, 230)
-    made, garden = garden.pay([60, -20, -20, -20])  # and still collects
+    made, garden = garden.pay([(1, 0, 20), (2, 0, 20), (3, 0, 20)])  # and still collects
     assert made == (60, -20, -20, -20) and garden.stacks == (60, 210, 320, 210)
     assert sum(garden.stacks) == 800
 
 
-def test_garden_short_pot_goes_to_gainers_in_turn_order_from_the_dealer():
+def test_garden_a_short_payer_pays_its_own_creditors_from_its_xiajia():
+    """§7 Shortfall: seat 0 (stack 10) owes seats 1 and 3; from seat 0's 下家 seat 1 comes first."""
     garden = Garden((10, 500, 500, 500))
-    made, _ = garden.pay([-40, 20, 0, 20], dealer=2)  # from dealer 2: seat 3 first, then seat 1
-    assert made == (-10, 0, 0, 10)
+    made, _ = garden.pay([(0, 1, 20), (0, 3, 20)])
+    assert made == (-10, 10, 0, 0)
 
 
 def test_garden_match_ends_at_the_sixteenth_change_of_dealer():
@@ -235,7 +236,10 @@ def test_garden_match_ends_at_the_sixteenth_change_of_dealer():
         lambda: Garden.start(Rules()),
         lambda: Garden((1, 2, 3)),
         lambda: Garden((1, 2, 3, -4)),
-        lambda: Garden((1, 1, 1, 1)).pay([1, 0, 0, 0]),
+        lambda: Garden((1, 1, 1, 1)).pay([(0, 0, 1)]),
+        lambda: Garden((1, 1, 1, 1)).pay([(0, 1, 0)]),
+        lambda: Garden((1, 1, 1, 1)).pay([(0, 4, 1)]),
+        lambda: Garden((1, 1, 1, 1)).pay([[1, 0, 0, 0]]),
         lambda: Garden.from_json([]),
     ],
 )

@@ -290,6 +290,22 @@ def test_a_declared_seats_drawn_tile_is_discarded_after_a_pause_not_as_a_timeout
     assert Seat.objects.get(table=table, index=0).timeouts == 0
 
 
+def test_a_declared_seats_winning_draw_waits_for_the_turn_timer_and_then_is_a_timeout(room, alice):
+    """Rules §11: a drawn tile that would win is offered under the normal turn timer, not discarded
+    after the pause; its timeout discards it, counts as a timeout, and leaves the seat in 漏胡."""
+    table = declare_table(room, alice, wall="7s8p9s3m5p5s")
+    state = after_each_other_seat_discards(table, alice)
+    assert state.current_seat == 0 and code_to_str(state.drawn_tile) == "3m"
+    assert services.clock_tick(now=table.changed + DECLARED_DISCARD_PAUSE) == 0
+    assert state_of(table).rivers[0][-1].tile != state.drawn_tile
+    table.refresh_from_db()
+    assert services.clock_tick(now=table.turn_deadline) >= 1
+    state = state_of(table)
+    assert code_to_str(state.rivers[0][-1].tile) == "3m"
+    assert [code_to_str(t) for t in state.missed[0]] == ["3m"]
+    assert Seat.objects.get(table=table, index=0).timeouts == 1
+
+
 def test_a_declared_seat_is_offered_a_win_but_may_not_claim(room, alice):
     table = declare_table(room, alice, wall="7s8p9m9p5p5s")
     state = after_each_other_seat_discards(table, alice)  # seat 3 discards 9m: alice may win on it

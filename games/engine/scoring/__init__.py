@@ -19,12 +19,15 @@ from .core import (
     WIN_KINDS,
     ScoringError,
     Settlement,
+    Transfer,
     WinContext,
     WinScore,
     explain,
+    net,
     qualifies,
     settle,
     shares_for,
+    transfers,
 )
 from .workings import Line, LineKind, Step, StepKind, Workings
 
@@ -35,6 +38,7 @@ __all__ = [
     "LineKind",
     "Step",
     "StepKind",
+    "Transfer",
     "WIN_KINDS",
     "ScoringError",
     "Settlement",
@@ -43,9 +47,11 @@ __all__ = [
     "Workings",
     "explain",
     "is_legal_win",
+    "net",
     "score_win",
     "settle",
     "shares_for",
+    "transfers",
     "winning_tiles",
     "workings",
 ]
@@ -80,25 +86,21 @@ def is_legal_win(concealed_with_tile_counts: Sequence[int], melds: Sequence[Meld
 def winning_tiles(concealed_counts_13: Sequence[int], melds: Sequence[Meld], rules: Rules) -> list[int]:
     """Tiles that would give a legal win (a fifth copy, counting the melds, is never listed)."""
     _require_preset(rules)
+    if rules.preset == "home":  # 七对子 is not a structural wait, and dragons are flowers
+        candidates, legal = home.wait_candidates(concealed_counts_13, melds), home.is_legal
+    else:
+        candidates, legal = waits(concealed_counts_13), qualifies
     used = list(concealed_counts_13)
     for meld in melds:
         for tile in meld.tiles:
             used[tile] += 1
     work = list(concealed_counts_13)
     out = []
-    if rules.preset == "home":  # 七对子 is not a structural wait, and dragons are flowers
-        for tile in range(31):
-            if used[tile] < 4:
-                work[tile] += 1
-                if home.is_legal(work, melds):
-                    out.append(tile)
-                work[tile] -= 1
-        return out
-    for tile in waits(concealed_counts_13):
+    for tile in candidates:
         if used[tile] >= 4:
             continue
         work[tile] += 1
-        if qualifies(work, melds):
+        if legal(work, melds):
             out.append(tile)
         work[tile] -= 1
     return out

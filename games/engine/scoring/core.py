@@ -374,16 +374,22 @@ def nine_down(melds: Sequence[Meld]) -> bool:
     return max(per_suit) >= 3
 
 
-def _ordinary(ctx: WinContext, rules: Rules) -> tuple[str, dict[int, int]]:
-    """(reason, shares per payer) without 承包; the reason names the rule that set the shares."""
-    others = [s for s in range(4) if s != ctx.winner]
+def _ordinary(ctx: WinContext, rules: Rules, co_winners: Sequence[int] = ()) -> tuple[str, dict[int, int]]:
+    """(reason, shares per payer) without 承包; the reason names the rule that set the shares.
+
+    The discard-win options `qingyise_9_bao` and `payment` are `standard`'s only (§11): in `lazi` and
+    `home` the discarder alone pays, whatever the room's options say. Under 出冲 the seats that won on
+    the same discard (`co_winners`) pay this winner nothing (§11)."""
     if ctx.win == "rob_kong":
         return "rob_kong", {ctx.from_seat: 3}  # §7, §8, §9: the konger pays for all three
     if ctx.win in SELF_DRAWN:
-        return "self_draw", dict.fromkeys(others, 1)
+        return "self_draw", {s: 1 for s in range(4) if s != ctx.winner}
+    if rules.preset != "standard":
+        return "discard", {ctx.from_seat: 1}
     if rules.qingyise_9_bao and nine_down(ctx.melds):
         return "qingyise_9_bao", {ctx.from_seat: 3}
     if rules.payment == "chu_chong":
+        others = [s for s in range(4) if s != ctx.winner and s not in co_winners]
         return "chu_chong", {s: 2 if s == ctx.from_seat else 1 for s in others}
     if rules.payment == "bao_chong":
         return "bao_chong", {ctx.from_seat: 3}
@@ -391,8 +397,11 @@ def _ordinary(ctx: WinContext, rules: Rules) -> tuple[str, dict[int, int]]:
 
 
 def _chengbao_shares(ctx: WinContext, partner: int, times: int, co_winner: bool) -> dict[int, int]:
-    """Shares owed under 承包 (§7) for one partner; `co_winner`: the partner won on the same discard."""
+    """Shares owed under 承包 (§7) for one partner; `co_winner`: the partner won on the same discard,
+    or robbed the same kong. Winners never pay each other."""
     d = ctx.from_seat
+    if co_winner and ctx.win == "rob_kong":
+        return {d: 3 * times}  # §7: the konger pays each robber 3 shares
     if co_winner:
         return {d: (1 if ctx.ready[d] else 2) * times}
     if ctx.win == "rob_kong":
@@ -414,7 +423,8 @@ def shares_for(ctx: WinContext, rules: Rules, co_winners: Sequence[int] = ()) ->
 
     With several partners each is settled as §7 says and, where two of those settlements ask the
     same seat to pay, that seat pays the larger amount once (a discarder or konger is not charged
-    again for every partner). `co_winners` are other seats that won on the same discard.
+    again for every partner). `co_winners` are the other seats that won on the same discard or
+    robbed the same kong.
     """
     return _shares_and_reason(ctx, rules, co_winners)[1]
 
@@ -424,10 +434,10 @@ def _shares_and_reason(
 ) -> tuple[str, dict[int, int]]:
     partners = partners_of(ctx.winner, ctx.feeds)
     if not partners:
-        return _ordinary(ctx, rules)
+        return _ordinary(ctx, rules, co_winners)
     owed: dict[int, int] = {}
     for partner, times in partners.items():
-        part = _chengbao_shares(ctx, partner, times, partner in co_winners and ctx.win == "discard")
+        part = _chengbao_shares(ctx, partner, times, partner in co_winners)
         for seat, n in part.items():
             owed[seat] = max(owed.get(seat, 0), n)
     return "chengbao", owed
@@ -462,30 +472,31 @@ def explain(wins: Sequence[tuple[WinContext, WinScore]], rules: Rules) -> list[S
     """One `Settlement` per legal win of the hand (several for 一炮多响)."""
     chengbao = SETTLEMENT[rules.preset][0]
     legal = [(ctx, score) for ctx, score in wins if score.legal]
-    discard_winners: dict[int, list[int]] = {}
+    # 一炮多响 and two robbers of one kong: the winners on the same tile from the same seat
+    shared: dict[tuple[str, int], list[int]] = {}
     for ctx, _ in legal:
-        if ctx.win == "discard":
-            discard_winners.setdefault(ctx.from_seat, []).append(ctx.winner)
+        if ctx.win in ("discard", "rob_kong"):
+            shared.setdefault((ctx.win, ctx.from_seat), []).append(ctx.winner)
     out = []
     for ctx, score in legal:
-        co = (
-            [w for w in discard_winners.get(ctx.from_seat, []) if w != ctx.winner]
-            if ctx.win == "discard"
-            else []
-        )
-        reason, shares = _shares_and_reason(ctx, rules, co) if chengbao else _ordinary(ctx, rules)
+        co = [w for w in shared.get((ctx.win, ctx.from_seat), []) if w != ctx.winner]
+        reason, shares = _shares_and_reason(ctx, rules, co) if chengbao else _ordinary(ctx, rules, co)
         row = tuple(shares.get(s, 0) if s != ctx.winner else 0 for s in range(4))
         out.append(Settlement(ctx.winner, reason, row, score.value))
     return out
 
 
-def settle(wins: Sequence[tuple[WinContext, WinScore]], rules: Rules) -> list[int]:
-    """Payments of the whole hand: four ints summing to zero.
+Transfer = tuple[int, int, int]  # (payer, creditor, amount): money handed from one seat to another
+
+
+def transfers(wins: Sequence[tuple[WinContext, WinScore]], rules: Rules) -> list[Transfer]:
+    """What each payer hands each winner for the hand's wins, in the order it is paid.
 
     Each legal win is settled on its own (`explain`: shares × its value, the stake already in the
-    value), then the loss cap limits what each payer hands over in total. **Choice** when one payer
-    owes several winners more than the cap: the winners are paid in turn order from the payer,
-    nearest first.
+    value). A payer's debts are paid creditor by creditor in turn order from the payer's 下家, each in
+    full before the next, and the loss cap stops the payer where it runs out (§7 Shortfall); money
+    is never pooled. The list is in that order (payers by seat), so that whoever applies a further
+    limit, 逛花园's stacks, can cut each payer's list where its stack runs out.
     """
     capped = SETTLEMENT[rules.preset][1]
     debts: dict[int, dict[int, int]] = {s: {} for s in range(4)}
@@ -499,13 +510,27 @@ def settle(wins: Sequence[tuple[WinContext, WinScore]], rules: Rules) -> list[in
         if rules.hand_loss_cap_lezi is None or not capped
         else rules.hand_loss_cap_lezi * rules.lezi * stake
     )
-    payments = [0, 0, 0, 0]
+    out: list[Transfer] = []
     for payer, owed in debts.items():
         left = cap
         for winner in sorted(owed, key=lambda w: (w - payer) % 4):
             amount = owed[winner] if left is None else min(owed[winner], left)
             if left is not None:
                 left -= amount
-            payments[payer] -= amount
-            payments[winner] += amount
+            if amount:
+                out.append((payer, winner, amount))
+    return out
+
+
+def net(moves: Sequence[Transfer]) -> list[int]:
+    """Each seat's gain (+) or loss (−) from a list of transfers: four ints summing to zero."""
+    payments = [0, 0, 0, 0]
+    for payer, creditor, amount in moves:
+        payments[payer] -= amount
+        payments[creditor] += amount
     return payments
+
+
+def settle(wins: Sequence[tuple[WinContext, WinScore]], rules: Rules) -> list[int]:
+    """Payments of the whole hand: four ints summing to zero (the net of `transfers`)."""
+    return net(transfers(wins, rules))

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..hand import is_all_honours, splits
+from ..hand import is_all_honours, is_standard_complete, splits, waits
 from ..melds import Meld
 from ..rules import Rules
 from ..tiles import N_KINDS, WINDS, is_dragon, is_honour, is_wind
-from .core import PATTERNS, ScoringError, WinContext, WinScore, colour, pattern_of
+from .core import PATTERNS, ScoringError, Transfer, WinContext, WinScore, colour, net, pattern_of
 from .features import DADIAOCHE, GANGKAI, MENQING, QIANGGANG, features_of
 from .workings import Line, LineKind, Step, StepKind, Workings
 
@@ -35,9 +35,22 @@ def all_honours(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
 def is_legal(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
     """Complete is enough in `home`: sets and a pair, seven pairs, or only honours (melds included:
     loose honours beside suit melds never win)."""
-    if sum(counts) % 3 != 2 or any(counts[t] for t in range(31, N_KINDS)):
+    if sum(counts) % 3 != 2 or counts[31] or counts[32] or counts[33]:
         return False
-    return bool(splits(counts)) or is_qidui(counts, melds) or all_honours(counts, melds)
+    return is_standard_complete(counts) or is_qidui(counts, melds) or all_honours(counts, melds)
+
+
+def wait_candidates(counts_13: Sequence[int], melds: Sequence[Meld]) -> list[int]:
+    """The only tiles that can complete a 13-style hand in `home`, ascending: the structural waits
+    (`waits`, which lists every honour when the concealed tiles are all honours) and, for seven pairs,
+    the one tile held an odd number of times. Whether each does is `is_legal`'s call (dragons, which
+    are flowers, never win)."""
+    candidates = set(waits(counts_13))
+    if not melds and sum(counts_13) == 13:
+        odd = [t for t in range(N_KINDS) if counts_13[t] % 2]
+        if len(odd) == 1:
+            candidates.add(odd[0])
+    return sorted(candidates)
 
 
 def _readings(counts: Sequence[int], melds: Sequence[Meld]) -> list[tuple[str, bool]]:
@@ -139,6 +152,12 @@ def is_gengfeng(first_discards: Sequence[int]) -> bool:
     return len(first_discards) == 4 and is_wind(first_discards[0]) and len(set(first_discards)) == 1
 
 
+def gengfeng_transfers(dealer: int, n: int, stake: int) -> list[Transfer]:
+    """The n-th 跟风 of a match: the dealer pays each other player n (times the stake), in turn
+    order from the dealer's 下家 (the order a short stack pays in, §7 Shortfall)."""
+    return [(dealer, (dealer + i) % 4, n * stake) for i in (1, 2, 3)]
+
+
 def gengfeng_payments(dealer: int, n: int, stake: int) -> list[int]:
-    """The n-th 跟风 of a match: the dealer pays each other player n (times the stake)."""
-    return [-3 * n * stake if seat == dealer else n * stake for seat in range(4)]
+    """The n-th 跟风 of a match as each seat's gain or loss."""
+    return net(gengfeng_transfers(dealer, n, stake))
