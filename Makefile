@@ -22,7 +22,7 @@ $(MO): %.mo: %.po $(STAMP)
 	touch $@
 
 # After adding or changing a translatable string: refresh the catalogues, fill in the new msgstrs
-# (README: "Two languages"), then `make setup` compiles them.
+# (ARCHITECTURE.md, "Two languages"), then `make setup` compiles them.
 messages: setup
 	$(BIN)/python manage.py makemessages -l en -i $(VENV) -i node_modules -i staticfiles --no-location
 

@@ -100,7 +100,7 @@ PRESETS = {
     "home": _("家庭规则"),
 }
 
-# The room options of SHANGHAI_RULES.md §11 that `Rules` knows: option -> label, and option -> {value: label}.
+# The room options of games/engine/RULES.md §11 that `Rules` knows: option -> label, and option -> {value: label}.
 RULE_OPTION_LABELS = {
     "menqing": _("门清"),
     "gangkai": _("杠开"),

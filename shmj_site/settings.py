@@ -40,7 +40,7 @@ if not SECRET_KEY and DEBUG:
 elif not DEBUG and SECRET_KEY in ("", DEVELOPMENT_SECRET_KEY):
     raise ImproperlyConfigured(
         "DJANGO_DEBUG=0 needs DJANGO_SECRET_KEY: set it to a long random value, for example the output of "
-        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'` (see README, Running in production)."
+        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'` (see README.md, How to deploy)."
     )
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])

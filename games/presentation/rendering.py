@@ -166,7 +166,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
 
 # --- what the viewers of one table version share, per process ------------------------------------
 #
-# Every action is seen by four or more sockets, each rendering its own frame (DESIGN.md §3). The
+# Every action is seen by four or more sockets, each rendering its own frame (ARCHITECTURE.md). The
 # parts that do not depend on who looks are computed once per process: the engine state of a version
 # (rebuilding it replays the hand's log) with each seat's view of it, and the HTML of each seat block
 # (a block is memoised on all of its inputs, which are public: other seats' concealed tiles are only

@@ -1,4 +1,4 @@
-"""Every change of game state goes through these verbs (DESIGN.md §3)."""
+"""Every change of game state goes through these verbs (ARCHITECTURE.md)."""
 
 from games.errors import MESSAGES, ServiceError
 

@@ -1,6 +1,6 @@
 """Pattern-aware hand evaluation for the bots.
 
-Under Shanghai rules only qualifying hands win (SHANGHAI_RULES.md §5), so plain shanten is the wrong
+Under Shanghai rules only qualifying hands win (RULES.md §5), so plain shanten is the wrong
 measure: a hand one tile from an ordinary mixed hand is worthless. A bot instead measures the
 distance to each qualifying *plan*:
 
@@ -369,7 +369,7 @@ class DiscardOption(NamedTuple):
 
 
 def plan_value(plan: int, hua: int) -> int:
-    """Rough points a finished hand under `plan` pays per share (SHANGHAI_RULES.md §7, no doubles)."""
+    """Rough points a finished hand under `plan` pays per share (RULES.md §7, no doubles)."""
     if plan in HUN or plan == PENG:
         return min(2 + hua, 10)
     if plan in QING or plan in HUNPENG:

@@ -1,4 +1,4 @@
-"""`standard` preset scoring (SHANGHAI_RULES.md §5-§7 and the §11 house options)."""
+"""`standard` preset scoring (RULES.md §5-§7 and the §11 house options)."""
 
 from __future__ import annotations
 
