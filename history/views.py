@@ -23,6 +23,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.avatar import avatar
 from calc.links import stored_calc_urls
+from games import selectors
 from games.engine.verify import ExportError, VerifyFailed, loads_export, parse_export, verify_export
 from games.models import Hand, Match, Room
 from games.names import PATTERNS, pair
@@ -192,7 +193,7 @@ def _stored_source(hand_id: int) -> tuple[Hand, ReplaySource]:
     hand = get_object_or_404(Hand.objects.select_related("match__table__room"), pk=hand_id)
     if hand.result is None:
         return hand, None
-    actions = list(hand.actions.order_by("seq").values_list("action", flat=True))
+    actions = selectors.hand_log(hand)
     players = {
         r.seat: r.player for r in HandRecord.objects.filter(hand=hand).select_related("player__user__profile")
     }

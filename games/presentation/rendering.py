@@ -26,7 +26,7 @@ from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import trans_real
 
-from games import names, selectors, store
+from games import names, selectors
 from games.engine.kinds import Phase
 from games.engine.scoring.core import kaibao
 from games.engine.state import SWAP_COUNT, GameState
@@ -259,8 +259,8 @@ def seed_version(table: Table, state: GameState, hand_number: int | None) -> Non
     something else; the table and seats only for renders announcing this version (`_fresh`)."""
     found = _versions.get(table.pk)
     if found is None or found.version < table.version:
-        _store_version(table.pk, _VersionData(table.version, store.state_json(state), state, hand_number))
-    seats = store.seats(table)
+        _store_version(table.pk, _VersionData(table.version, selectors.state_json(state), state, hand_number))
+    seats = selectors.seats(table)
     if _with_known_users(table, seats):
         _offer_read(table, seats)
 

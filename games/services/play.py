@@ -324,8 +324,7 @@ def _view_still_current(version: int, table: Table, hand: Hand | None, state: Ga
         return True
     if version > table.version or hand is None or state.phase not in ("claims", "rob"):
         return False
-    since = hand.actions.filter(version__gt=version).values_list("action", flat=True)
-    return all(EngineAction.parse(text).kind in CLAIM_ANSWERS for text in since)
+    return all(EngineAction.parse(text).kind in CLAIM_ANSWERS for text in store.actions_since(hand, version))
 
 
 def table_act(*, table_id: int, user, action, version) -> Table:
