@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # The compiled message catalogues (.mo) are built, not committed: each is rebuilt when its .po changes.
 MO := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 
-.PHONY: setup run test test-unit test-e2e lint bench clean messages
+.PHONY: setup run test lint bench clean messages
 
 setup: $(STAMP) $(MO)
 
@@ -39,9 +39,11 @@ test: setup
 	bash scripts/multiprocess.sh
 	bash scripts/e2e.sh
 
+# Checks only: `ruff check --fix .` and `ruff format .` change the files.
 lint: setup
-	$(BIN)/ruff check --fix .
-	$(BIN)/ruff format --check . || true
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo
 
 bench: setup
 	$(BIN)/python bench/engine_bench.py

@@ -145,11 +145,6 @@ def bot_name(seat: int | None, level: str) -> str:
     )
 
 
-def bot_name_pair(seat: int | None, level: str) -> tuple[str, str]:
-    """(Chinese, English) of `bot_name`."""
-    return both(lambda: bot_name(seat, level))
-
-
 def word(table: dict, code: str):
     """The (lazy) word for a code; unknown codes show as themselves rather than vanish."""
     return table.get(code, code)

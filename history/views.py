@@ -44,7 +44,7 @@ SESSION_IMPORT = "history_import"
 
 def min_hands() -> int:
     """Hands a player needs to appear on a leaderboard (settings.HISTORY_LEADERBOARD_MIN_HANDS)."""
-    return int(getattr(settings, "HISTORY_LEADERBOARD_MIN_HANDS", 10))
+    return settings.HISTORY_LEADERBOARD_MIN_HANDS
 
 
 def _players():

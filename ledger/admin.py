@@ -62,9 +62,20 @@ class EntryInline(admin.TabularInline):
 
 @admin.register(Journal)
 class JournalAdmin(ReadOnlyAdmin):
-    list_display = ("id", "kind", "hand", "penalty", "reverses", "memo", "total", "created_by", "created")
+    list_display = ("id", "kind", "hand", "penalty", "reverses", "note", "total", "created_by", "created")
+    list_select_related = ("hand",)
     list_filter = ("kind",)
+    exclude = ("memo",)
+    readonly_fields = ("note",)
     inlines = [EntryInline]
+
+    @admin.display(description=gettext_lazy("备注"))
+    def note(self, obj: Journal) -> str:
+        """A hand's settlement is worded in the page's language; a penalty's or a reversal's memo is
+        the reason staff wrote."""
+        if obj.kind == Journal.Kind.HAND and obj.hand is not None:
+            return _("第 {match} 场第 {number} 局").format(match=obj.hand.match_id, number=obj.hand.number)
+        return obj.memo
 
     @admin.display(description=gettext_lazy("合计"))
     def total(self, obj: Journal):

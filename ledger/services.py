@@ -102,7 +102,7 @@ def post_hand_settlement(*, hand, seat_users: Sequence) -> Journal:
             (account_for(user), amount, seat)
             for seat, (user, amount) in enumerate(zip(seat_users, payments, strict=True))
         ]
-        return _post(Journal.Kind.HAND, lines, hand=hand, memo=f"hand {hand.number} of match {hand.match_id}")
+        return _post(Journal.Kind.HAND, lines, hand=hand)
 
 
 # --- penalties -----------------------------------------------------------------------------------

@@ -269,7 +269,7 @@ def table_next_hand(*, table_id: int, user, version=None) -> Table:
     with transaction.atomic():
         table = playing_table(table_id, dealt=False)
         seat = own_seat(table, user)
-        if version is not None and str(version) != str(table.version):
+        if version is not None and client_version(version) != table.version:
             raise ServiceError("stale_version")
         state = store.load(table)
         if state is None or state.phase != "ended":

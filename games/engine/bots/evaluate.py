@@ -55,13 +55,6 @@ _POW5 = tuple(5**i for i in range(9))
 _NO_HONOURS = (0, 0)
 
 
-def plan_suit(plan: int) -> int | None:
-    """The suit a plan is tied to (0 m, 1 p, 2 s), or None for PENG and FENG."""
-    if plan < 9:
-        return plan % 3
-    return None
-
-
 def plan_allows(plan: int, code: int) -> bool:
     """Whether a tile kind can belong to a hand finished under `plan`."""
     if plan == PENG:
@@ -72,10 +65,6 @@ def plan_allows(plan: int, code: int) -> bool:
     if code >= 27:
         return plan not in QING
     return code // 9 == suit
-
-
-def plan_is_pong_only(plan: int) -> bool:
-    return plan == PENG or plan in HUNPENG
 
 
 # --------------------------------------------------------------------------------------------

@@ -52,11 +52,6 @@ def share_steps(pattern: str, features: tuple[str, ...], hua: int, rules: Rules)
     return steps
 
 
-def share_value(pattern: str, features: tuple[str, ...], hua: int, rules: Rules) -> int:
-    """One share V in points before the stake."""
-    return share_steps(pattern, features, hua, rules)[-1].value
-
-
 def workings(ctx: WinContext, rules: Rules) -> Workings:
     counts, hua, candidates = flower_tile_basics(ctx)
     lines = hua_lines(counts, ctx.melds, ctx.flowers)
