@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # The compiled message catalogues (.mo) are built, not committed: each is rebuilt when its .po changes.
 MO := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 
-.PHONY: setup run test test-unit test-e2e lint bench clean messages
+.PHONY: setup run test lint bench clean messages
 
 setup: $(STAMP) $(MO)
 
@@ -22,7 +22,7 @@ $(MO): %.mo: %.po $(STAMP)
 	touch $@
 
 # After adding or changing a translatable string: refresh the catalogues, fill in the new msgstrs
-# (README: "Two languages"), then `make setup` compiles them.
+# (ARCHITECTURE.md, "Two languages"), then `make setup` compiles them.
 messages: setup
 	$(BIN)/python manage.py makemessages -l en -i $(VENV) -i node_modules -i staticfiles --no-location
 
@@ -39,9 +39,11 @@ test: setup
 	bash scripts/multiprocess.sh
 	bash scripts/e2e.sh
 
+# Checks only: `ruff check --fix .` and `ruff format .` change the files.
 lint: setup
-	$(BIN)/ruff check --fix .
-	$(BIN)/ruff format --check . || true
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo
 
 bench: setup
 	$(BIN)/python bench/engine_bench.py

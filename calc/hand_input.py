@@ -14,7 +14,7 @@ Parameters (defaults are left out of the written query):
     meld     repeated, `kind:tiles[:from]`, e.g. `pong:777z:3`, `kong_concealed:2222m`
     flowers  flower tiles (home: dragons too) feeds   16 digits, row a = claims a made from 0..3
     ready    4 digits 0/1                     last, first   1 = last tile of the wall / first go-round
-    menqing gangkai haidi payment cap       the room options of SHANGHAI_RULES.md §11 (cap: n or off)
+    menqing gangkai haidi payment cap       the room options of games/engine/RULES.md §11 (cap: n or off)
     qingyise_9_bao                            1 = §11 清一色九张落地包输 (the discarder pays 3 shares)
     base fp lezi_points                     §7's 底分 B, 花分 f and 勒子 L in points (2, 1, 10)
     to mk mf                                  the builder's state: where a tap goes, meld kind, meld source

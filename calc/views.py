@@ -7,9 +7,9 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from games.engine.scoring import score_win, settle
+from games.presentation.explain import explain_hand
 
 from .builder import build, form_choices
-from .explain import explain_hand
 from .hand_input import InputError, Problem, read_query
 
 # The hand's own parameters, carried as hidden fields by the settings form.

@@ -1,4 +1,4 @@
-"""Staff pages for rooms and tables. Changes that affect play go through `games.services`."""
+"""Staff pages for rooms, tables and player bans. Changes that affect play go through `games.services`."""
 
 from __future__ import annotations
 
@@ -8,15 +8,16 @@ from django import forms
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
-from games import store
+from games import selectors
 from games.forms import OPTION_PREFIX, option_field, options_from
 from games.names import BOT_LEVELS, name_of
 from games.table_options import DEFAULTS, OPTIONS, PRESET_NAMES, ROOM_NUMBERS
+from ledger.models import Ban
 
 from .models import Action, Hand, Match, Room, Seat, Table
-from .services import room_close, table_close
+from .services import ban_player, load_state, room_close, table_close, unban_player
 from .services.rooms import ROOM_FIELDS, RoomSettingsError, check_room_settings, room_save
 
 
@@ -193,16 +194,12 @@ class TableAdmin(admin.ModelAdmin):
         """The spectator's view only: the wall and every concealed hand stay hidden, even from staff."""
         if not obj.state:
             return "—"
-        view = store.load(obj).view(None)
+        view = load_state(obj).view(None)
         return format_html("<pre>{}</pre>", json.dumps(view, ensure_ascii=False, indent=1)[:20000])
 
     @admin.display(description=gettext_lazy("操作记录（本场）"))
     def action_log(self, obj: Table):
-        log = (
-            Action.objects.filter(hand__match__table=obj)
-            .order_by("-id")
-            .values_list("hand__number", "seq", "action", "by_clock", "created", "hand__ended")[:300]
-        )
+        log = selectors.table_log(obj, limit=300)
         rows = [(n, seq, _public_action(a, ended), clock, at) for n, seq, a, clock, at, ended in log]
         if not rows:
             return "—"
@@ -226,3 +223,45 @@ class TableAdmin(admin.ModelAdmin):
 admin.site.register(Match)
 admin.site.register(Hand)
 admin.site.register(Action)
+
+
+class BanForm(forms.ModelForm):
+    reason = forms.CharField(max_length=200, required=True, strip=True, label=gettext_lazy("原因"))
+
+    class Meta:
+        model = Ban
+        fields = ("user", "reason")
+
+
+@admin.register(Ban)
+class BanAdmin(admin.ModelAdmin):
+    """Players: ban one (they cannot sit; a seated one stands up after the hand), lift a ban."""
+
+    list_display = ("user", "reason", "banned_by", "created", "lifted", "lifted_by")
+    list_filter = (("lifted", admin.EmptyFieldListFilter),)
+    search_fields = ("user__username", "reason")
+    raw_id_fields = ("user",)
+    actions = ["lift_bans"]
+    form = BanForm
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("user", "reason", "banned_by", "created", "lifted", "lifted_by") if obj is not None else ()
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def save_model(self, request, obj, form, change) -> None:
+        if change:
+            return
+        ban = ban_player(user=form.cleaned_data["user"], reason=form.cleaned_data["reason"], by=request.user)
+        obj.__dict__.update(ban.__dict__)
+
+    @admin.action(description=gettext_lazy("解除所选禁令"))
+    def lift_bans(self, request, queryset) -> None:
+        lifted = 0
+        for ban in queryset.filter(lifted__isnull=True).select_related("user"):
+            lifted += unban_player(user=ban.user, by=request.user)
+            self.log_change(request, ban, _("解除了禁令"))
+        self.message_user(
+            request, ngettext("已解除 {n} 个禁令。", "已解除 {n} 个禁令。", lifted).format(n=lifted)
+        )

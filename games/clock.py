@@ -1,6 +1,6 @@
 """The game clock: one loop per server process that plays bot moves and timeouts when they are due.
 
-Timers are rows, not sleeps (DESIGN.md §3): each Table stores its next `deadline`; the loop asks
+Timers are rows, not sleeps (ARCHITECTURE.md, "Many processes"): each Table stores its next `deadline`; the loop asks
 `services.clock_tick` every `GAME_CLOCK_INTERVAL` seconds, which takes due tables with
 `select_for_update(skip_locked=True)`, so any number of processes can run it and each event fires once.
 A server process starts its loop when its event loop starts (`start_with_server`, called by

@@ -1,7 +1,8 @@
 """`ServiceError` and the one table of words for every error code (engine codes included).
 
-Outside `games.services` so that the ledger's services, which the game services call, raise the same
-error without importing them (games.services re-exports both names).
+Outside `games.services` so that every layer of `games` can raise and catch it without importing the
+services (games.services re-exports both names). It builds on the ledger's `Refused`: the ledger is
+below `games` and raises its own `ledger.errors.LedgerError`.
 
 A message is a lazy gettext (Chinese msgid, English in locale/en): it becomes text in the language
 active where it is shown (a page's request, a socket's frame), not where the error was raised (often
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+
+from ledger.errors import Refused
 
 # code -> message. Engine `RuleError` codes (games/engine/README.md) are listed first.
 MESSAGES: dict[str, Promise] = {
@@ -57,9 +60,6 @@ MESSAGES: dict[str, Promise] = {
     "not_in_autoplay": _("你没有在托管"),
     "already_in_autoplay": _("你已经在托管"),
     "reason_required": _("请填写原因"),
-    "no_such_penalty": _("没有这条罚分"),
-    "already_reversed": _("这条罚分已经冲正"),
-    "unbalanced": _("账目不平"),
     "table_closed": _("牌桌已关闭"),
     # Players' table choices and room settings (issue 14).
     "preset_not_allowed": _("本房间没有这个玩法"),
@@ -82,21 +82,11 @@ def message_for(code: str) -> Promise:
     return MESSAGES.get(code, _("操作失败"))
 
 
-class ServiceError(Exception):
+class ServiceError(Refused):
     """A refused request: nothing was changed. `code` is stable; `message` is for people (a lazy
     gettext or text: `MESSAGES[code]` unless the raiser words this case itself)."""
 
     field: str | None = None  # the input a refusal concerns, when it names one (a form shows it there)
 
     def __init__(self, code: str, message: str | Promise | None = None) -> None:
-        self.code = code
-        self.lazy_message = message if message is not None else message_for(code)
-        super().__init__(code)
-
-    @property
-    def message(self) -> str:
-        """The message in the active language."""
-        return str(self.lazy_message)
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.message}"
+        super().__init__(code, message if message is not None else message_for(code))

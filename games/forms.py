@@ -79,8 +79,5 @@ class TableForm(forms.Form):
         self.options = [OPTIONS_BY_KEY[key] for key in room.allowed_options if key in OPTIONS_BY_KEY]
         add_option_fields(self, self.options, effective)
 
-    def option_fields(self):
-        return [self[OPTION_PREFIX + o.key] for o in self.options]
-
     def chosen_options(self) -> dict[str, Any]:
         return options_from(self, self.options)

@@ -1,6 +1,6 @@
 """Rooms, tables and the record of every hand played at them.
 
-Only `games.services` changes these rows (see DESIGN.md §3); views, consumers and the clock read
+Only `games.services` changes these rows (see ARCHITECTURE.md); views, consumers and the clock read
 them or call a service.
 """
 

@@ -100,7 +100,7 @@ PRESETS = {
     "home": _("家庭规则"),
 }
 
-# The room options of SHANGHAI_RULES.md §11 that `Rules` knows: option -> label, and option -> {value: label}.
+# The room options of games/engine/RULES.md §11 that `Rules` knows: option -> label, and option -> {value: label}.
 RULE_OPTION_LABELS = {
     "menqing": _("门清"),
     "gangkai": _("杠开"),
@@ -143,11 +143,6 @@ def bot_name(seat: int | None, level: str) -> str:
     return translation.gettext("机器人·{mark}（{level}）").format(
         mark=str(BOT_SEAT_MARKS[seat]), level=level_name
     )
-
-
-def bot_name_pair(seat: int | None, level: str) -> tuple[str, str]:
-    """(Chinese, English) of `bot_name`."""
-    return both(lambda: bot_name(seat, level))
 
 
 def word(table: dict, code: str):

@@ -58,3 +58,11 @@ def lobby_rooms(user) -> list[LobbyRoom]:
 def table_with_seats(table_id: int) -> tuple[Table | None, list[Seat] | None]:
     """For a live render: the table with its room, seats, users and profiles, in one query."""
     return store.table_with_seats(table_id)
+
+
+# The store's readers that pages use as they are: a replay's log, the staff pages' log, a render's
+# seats and the saved form of a state (only the services and these selectors import the store).
+hand_log = store.hand_log
+table_log = store.table_log
+seats = store.seats
+state_json = store.state_json

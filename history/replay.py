@@ -1,6 +1,6 @@
 """Replaying a finished hand step by step for the replay page.
 
-A replay is a fold of the engine's `apply` over the action log (DESIGN.md §2): frame N is the state
+A replay is a fold of the engine's `apply` over the action log (games/engine/README.md): frame N is the state
 after the first N actions. Every hand is shown open — the hand is over and its seed revealed, so
 nothing is hidden any more — together with what each seat waiting to answer could do at that point
 (its legal actions: the claim options) and which action came next.

@@ -10,21 +10,13 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime
 
-from games.models import Hand, Match, Room, Seat, Table
-from games.services import table_play_bots_hand
+from games.models import Hand, Match, Room, Table
+from games.services import table_play_bots_hand, table_seat_for_simulation
 
 
 def seated_table(room: Room, users: list) -> tuple[Table, Match]:
     """A playing table whose seat i holds `users[i]` (None: a bot of the room's level), and its match."""
-    table = Table.objects.create(room=room, status=Table.Status.PLAYING, version=1, dealer=0)
-    Seat.objects.bulk_create(
-        [
-            Seat(table=table, index=i, user=u, is_bot=u is None, bot_level="" if u else room.bot_level)
-            for i, u in enumerate(users)
-        ]
-    )
-    match = Match.objects.create(table=table, players=[u.pk if u else None for u in users])
-    return table, match
+    return table_seat_for_simulation(room=room, users=users)
 
 
 def play_stored_hand(table: Table, seed: str, ended: datetime | None = None) -> Hand:

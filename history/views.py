@@ -25,6 +25,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.avatar import avatar
 from calc.links import stored_calc_urls
+from games import selectors
 from games.engine.verify import ExportError, VerifyFailed, loads_export, parse_export, verify_export
 from games.models import Hand, Match, Room, Table
 from games.names import PATTERNS, pair
@@ -46,7 +47,7 @@ SESSION_IMPORT = "history_import"
 
 def min_hands() -> int:
     """Hands a player needs to appear on a leaderboard (settings.HISTORY_LEADERBOARD_MIN_HANDS)."""
-    return int(getattr(settings, "HISTORY_LEADERBOARD_MIN_HANDS", 10))
+    return settings.HISTORY_LEADERBOARD_MIN_HANDS
 
 
 def _players():
@@ -223,7 +224,7 @@ def _stored_source(request, hand_id: int) -> tuple[Hand, ReplaySource]:
     _require_visible(request, hand.match.table)
     if hand.result is None:
         return hand, None
-    actions = list(hand.actions.order_by("seq").values_list("action", flat=True))
+    actions = selectors.hand_log(hand)
     players = {
         r.seat: r.player for r in HandRecord.objects.filter(hand=hand).select_related("player__user__profile")
     }

@@ -1,6 +1,7 @@
-"""Staff pages for the ledger: read-only books, penalties issued by hand and reversed, player bans.
+"""Staff pages for the ledger: read-only books, penalties issued by hand and reversed.
 
-Every write goes through `ledger.services` / `games.services` and is recorded in Django's admin log
+Player bans are in `games.admin`: banning stands the player up, which is a game service's work.
+Every write goes through `ledger.services` and is recorded in Django's admin log
 (`LogEntry`) — additions by the admin itself, custom actions with `log_change`.
 """
 
@@ -14,11 +15,10 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
-from games.services import ServiceError, ban_player, unban_player
-
-from .models import Account, Ban, Journal, LedgerEntry, Penalty
+from .errors import LedgerError
+from .models import Account, Journal, LedgerEntry, Penalty
 from .services import balance_of, issue_penalty, journal_total, match_seat_users, reverse_penalty
 
 
@@ -62,9 +62,20 @@ class EntryInline(admin.TabularInline):
 
 @admin.register(Journal)
 class JournalAdmin(ReadOnlyAdmin):
-    list_display = ("id", "kind", "hand", "penalty", "reverses", "memo", "total", "created_by", "created")
+    list_display = ("id", "kind", "hand", "penalty", "reverses", "note", "total", "created_by", "created")
+    list_select_related = ("hand",)
     list_filter = ("kind",)
+    exclude = ("memo",)
+    readonly_fields = ("note",)
     inlines = [EntryInline]
+
+    @admin.display(description=gettext_lazy("备注"))
+    def note(self, obj: Journal) -> str:
+        """A hand's settlement is worded in the page's language; a penalty's or a reversal's memo is
+        the reason staff wrote."""
+        if obj.kind == Journal.Kind.HAND and obj.hand is not None:
+            return _("第 {match} 场第 {number} 局").format(match=obj.hand.match_id, number=obj.hand.number)
+        return obj.memo
 
     @admin.display(description=gettext_lazy("合计"))
     def total(self, obj: Journal):
@@ -179,7 +190,7 @@ class PenaltyAdmin(admin.ModelAdmin):
                 journal = reverse_penalty(
                     penalty=penalty, reason=form.cleaned_data["reason"], by=request.user
                 )
-            except ServiceError as error:
+            except LedgerError as error:
                 messages.error(request, error.message)
             else:
                 self.log_change(
@@ -199,45 +210,3 @@ class PenaltyAdmin(admin.ModelAdmin):
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/ledger/penalty/reverse.html", context)
-
-
-class BanForm(forms.ModelForm):
-    reason = forms.CharField(max_length=200, required=True, strip=True, label=gettext_lazy("原因"))
-
-    class Meta:
-        model = Ban
-        fields = ("user", "reason")
-
-
-@admin.register(Ban)
-class BanAdmin(admin.ModelAdmin):
-    """Players: ban one (they cannot sit; a seated one stands up after the hand), lift a ban."""
-
-    list_display = ("user", "reason", "banned_by", "created", "lifted", "lifted_by")
-    list_filter = (("lifted", admin.EmptyFieldListFilter),)
-    search_fields = ("user__username", "reason")
-    raw_id_fields = ("user",)
-    actions = ["lift_bans"]
-    form = BanForm
-
-    def get_readonly_fields(self, request, obj=None):
-        return ("user", "reason", "banned_by", "created", "lifted", "lifted_by") if obj is not None else ()
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-    def save_model(self, request, obj, form, change) -> None:
-        if change:
-            return
-        ban = ban_player(user=form.cleaned_data["user"], reason=form.cleaned_data["reason"], by=request.user)
-        obj.__dict__.update(ban.__dict__)
-
-    @admin.action(description=gettext_lazy("解除所选禁令"))
-    def lift_bans(self, request, queryset) -> None:
-        lifted = 0
-        for ban in queryset.filter(lifted__isnull=True).select_related("user"):
-            lifted += unban_player(user=ban.user, by=request.user)
-            self.log_change(request, ban, _("解除了禁令"))
-        self.message_user(
-            request, ngettext("已解除 {n} 个禁令。", "已解除 {n} 个禁令。", lifted).format(n=lifted)
-        )

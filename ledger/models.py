@@ -1,6 +1,6 @@
 """The money record: accounts, balanced journals of entries, penalties, and player bans.
 
-The ledger is append-only double entry (DESIGN.md §3): every `Journal` holds entries that sum to
+The ledger is append-only double entry (ledger/README.md): every `Journal` holds entries that sum to
 exactly zero, nothing is ever edited or deleted, and a correction is a new reversing journal. Only
 `ledger.services` writes these rows; the guards below make an accidental edit fail loudly instead of
 silently rewriting history.

@@ -15,8 +15,7 @@ from django.db.models import Sum
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 
-from games.errors import ServiceError
-
+from .errors import LedgerError
 from .models import ZERO, Account, Ban, Journal, LedgerEntry, Penalty
 
 CENT = Decimal("0.01")
@@ -68,7 +67,7 @@ def journal_total(journal: Journal) -> Decimal:
 def _post(kind: str, lines: Sequence[tuple[Account, Decimal, int | None]], **fields) -> Journal:
     total = sum((amount for _, amount, _ in lines), ZERO)
     if total != ZERO:
-        raise ServiceError("unbalanced", format_lazy(gettext_lazy("分录合计 {total}，不是零"), total=total))
+        raise LedgerError("unbalanced", format_lazy(gettext_lazy("分录合计 {total}，不是零"), total=total))
     journal = Journal.objects.create(kind=kind, **fields)
     LedgerEntry.objects.bulk_create(
         [
@@ -89,12 +88,12 @@ def post_hand_settlement(*, hand, seat_users: Sequence) -> Journal:
     hand again returns the journal already written.
     """
     if hand.result is None:
-        raise ServiceError("hand_in_progress")
+        raise LedgerError("hand_in_progress")
     # 逛花园: what the chip stacks could cover is what was paid (games/services/garden.py)
     paid = (hand.result.get("garden") or {}).get("paid") or hand.result["payments"]
     payments = [_money(int(p)) for p in paid]
     if len(payments) != 4 or len(seat_users) != 4:
-        raise ServiceError("unbalanced", gettext_lazy("一局结算正好四个座位"))
+        raise LedgerError("unbalanced", gettext_lazy("一局结算正好四个座位"))
     with transaction.atomic():
         existing = Journal.objects.filter(kind=Journal.Kind.HAND, hand=hand).first()
         if existing is not None:
@@ -103,7 +102,7 @@ def post_hand_settlement(*, hand, seat_users: Sequence) -> Journal:
             (account_for(user), amount, seat)
             for seat, (user, amount) in enumerate(zip(seat_users, payments, strict=True))
         ]
-        return _post(Journal.Kind.HAND, lines, hand=hand, memo=f"hand {hand.number} of match {hand.match_id}")
+        return _post(Journal.Kind.HAND, lines, hand=hand)
 
 
 # --- penalties -----------------------------------------------------------------------------------
@@ -142,19 +141,19 @@ def issue_penalty(
     """Charge the player at `seat` of `hand` 1 × 底分 × k: 25 % to each other seat, 25 % to the house.
 
     `seat_users` (who is accountable for each seat) defaults to the match's players. The reason is
-    required. Raises `ServiceError` and writes nothing on bad input.
+    required. Raises `LedgerError` and writes nothing on bad input.
     """
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError("reason_required")
+        raise LedgerError("reason_required")
     if kind not in Penalty.Kind.values:
-        raise ServiceError("bad_action", format_lazy(gettext_lazy("没有这种罚分：{kind}"), kind=kind))
+        raise LedgerError("bad_action", format_lazy(gettext_lazy("没有这种罚分：{kind}"), kind=kind))
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
-        raise ServiceError("no_such_seat")
+        raise LedgerError("no_such_seat")
     users = list(seat_users) if seat_users is not None else match_seat_users(hand)
     payer = users[seat]
     if payer is None:
-        raise ServiceError("no_such_seat", gettext_lazy("机器人的座位不能罚分"))
+        raise LedgerError("no_such_seat", gettext_lazy("机器人的座位不能罚分"))
     amount = penalty_amount(hand)
     share, house = split_penalty(amount)
     with transaction.atomic():
@@ -180,15 +179,15 @@ def reverse_penalty(*, penalty: Penalty, reason: str, by=None) -> Journal:
     """Write the journal that negates the penalty's entries; a penalty is reversed at most once."""
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError("reason_required")
+        raise LedgerError("reason_required")
     with transaction.atomic():
         original = (
             Journal.objects.select_for_update().filter(kind=Journal.Kind.PENALTY, penalty=penalty).first()
         )
         if original is None:
-            raise ServiceError("no_such_penalty")
+            raise LedgerError("no_such_penalty")
         if Journal.objects.filter(reverses=original).exists():
-            raise ServiceError("already_reversed")
+            raise LedgerError("already_reversed")
         lines = [(e.account, -e.amount, e.seat) for e in original.entries.select_related("account")]
         return _post(
             Journal.Kind.REVERSAL,

@@ -159,12 +159,6 @@ class Art:
             f'transform="translate({num(tx)} {num(ty)}) scale({num(s)})"/>'
         )
 
-    def char_fit(self, ch: str, cx: float, cy: float, w: float, h: float, fill: str) -> str:
-        """Character `ch` as large as its ink fits a w × h box centred on (cx, cy)."""
-        _, (x0, y0, x1, y1) = self.glyphs[ch]
-        size = EM * min(w / (x1 - x0), h / (y1 - y0))
-        return self.char(ch, cx, cy, size, fill)
-
 
 def use(ref: str, x: float, y: float, extra: str = "") -> str:
     return f'<use href="#{ref}" x="{num(x)}" y="{num(y)}"{extra}/>'

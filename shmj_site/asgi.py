@@ -6,7 +6,7 @@ collected every `GC_GEN0_THRESHOLD` allocations (default 20000, CPython's own is
 ones 50 and 100 times less often (CPython: 10 and 10). Under load a
 full collection walked every cached render, state and query and stalled all sockets for 100-300 ms;
 with this, one process at 100 actions/s went from p95 86 ms / p99 261 ms to 27 / 53 ms
-(bench/ws_load.py, README "Measured under load"). `GC_GEN0_THRESHOLD=0` keeps CPython's defaults.
+(bench/ws_load.py, docs/decisions/0005-garbage-collection.md). `GC_GEN0_THRESHOLD=0` keeps CPython's defaults.
 """
 
 import gc

@@ -40,7 +40,7 @@ if not SECRET_KEY and DEBUG:
 elif not DEBUG and SECRET_KEY in ("", DEVELOPMENT_SECRET_KEY):
     raise ImproperlyConfigured(
         "DJANGO_DEBUG=0 needs DJANGO_SECRET_KEY: set it to a long random value, for example the output of "
-        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'` (see README, Running in production)."
+        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'` (see README.md, How to deploy)."
     )
 elif not DEBUG and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5):
     # Django's own check (security.W009) only warns, and only under `check --deploy`: a short key
@@ -124,6 +124,7 @@ TEMPLATES = [
 ]
 
 _sqlite_default = f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+# conn_max_age=0 (the database's CONN_MAX_AGE): under ASGI persistent connections leak across threads.
 DATABASES = {
     "default": dj_database_url.parse(os.environ.get("DATABASE_URL", _sqlite_default), conn_max_age=0),
 }
@@ -136,10 +137,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Take the write lock when a transaction begins, so two read-then-write services (a player's action
     # and the clock) queue up instead of failing with "database is locked".
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
-# Under ASGI persistent connections leak across threads: keep CONN_MAX_AGE = 0.
-CONN_MAX_AGE = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_POOL", True):
-    # With CONN_MAX_AGE = 0 every database_sync_to_async call opens a new PostgreSQL connection (a
+    # With CONN_MAX_AGE 0 every database_sync_to_async call opens a new PostgreSQL connection (a
     # backend process each); psycopg's pool turns that into a borrow and a return.
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,
@@ -284,6 +283,8 @@ TABLE_SOCKET_RATE = float(os.environ.get("TABLE_SOCKET_RATE", "10"))
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "32"))
 SPECTATORS_PER_ADDRESS_PER_TABLE = int(os.environ.get("SPECTATORS_PER_ADDRESS_PER_TABLE", "5"))
 SPECTATORS_PER_TABLE = int(os.environ.get("SPECTATORS_PER_TABLE", "200"))
+# Hands a player needs to appear on a leaderboard (history/views.py).
+HISTORY_LEADERBOARD_MIN_HANDS = int(os.environ.get("HISTORY_LEADERBOARD_MIN_HANDS", "10"))
 
 # Whether the site runs behind a proxy that limits request bodies (deploy/nginx.conf,
 # `client_max_body_size`): daphne reads a whole request body into memory before Django sees it, so

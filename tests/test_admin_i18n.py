@@ -43,8 +43,8 @@ DJANGO_UNTRANSLATED = {
 # sidebar stay English, and its own pages are checked in English only.
 AXES = {"Axes", "Access attempts", "Access failures", "Access logs"}
 # Regions that show stored data as it is: JSON (the engine's state, a hand's rules and result) in
-# <pre> and <textarea>, a password hash's parts (<bdi>), and permission names, which Django stores
-# once at migrate time and never translates.
+# <pre> and <textarea>, a password hash's parts (<bdi>), and the permissions pickers (they name
+# django-axes' models, which it never translates; the site's own are checked below).
 DATA_REGIONS = re.compile(
     r"<(pre|textarea|bdi)\b.*?</\1>|<select name=\"(?:user_)?permissions\".*?</select>", re.S
 )
@@ -75,8 +75,8 @@ def rows(staff, alice, bob):
 
 
 def typed() -> set[str]:
-    """What the data shows as stored: names people chose, reasons staff wrote, the ledger's memos
-    (written by `ledger.services`), history's player keys ("u1", "bot-easy"), the engine's notation
+    """What the data shows as stored: names people chose, reasons staff wrote (a penalty's or a
+    reversal's journal memo; a hand's journal is worded in the page's language), history's player keys ("u1", "bot-easy"), the engine's notation
     of the actions (the table's action log: "0:discard:5m") and the language choice naming each
     language in itself ("English")."""
     user_model = get_user_model()
@@ -87,7 +87,7 @@ def typed() -> set[str]:
         *Room.objects.values_list("name", flat=True),
         *Penalty.objects.values_list("reason", flat=True),
         *Ban.objects.values_list("reason", flat=True),
-        *Journal.objects.values_list("memo", flat=True),
+        *Journal.objects.exclude(kind=Journal.Kind.HAND).values_list("memo", flat=True),
         *Player.objects.values_list("key", flat=True),
         "bot-",  # the bot players' key prefix, named in the key's help text
         *Action.objects.values_list("action", flat=True),
@@ -137,3 +137,23 @@ def test_a_models_labels_and_help_follow_the_language(rows, staff):
     assert "Grace period" in en and "Seconds a disconnected player may return within" in en
     assert "断线宽限" in zh and "断线的玩家在这么多秒内回来就不罚分。" in zh
     assert "Grace period" not in zh and "断线宽限" not in en
+
+
+def test_permission_names_follow_the_language(rows, staff):
+    """Django stores a permission's name at migrate time ("Can add 房间"); the pickers word the site's
+    model permissions in the page's language instead."""
+    path = reverse("admin:auth_group_change", args=[Group.objects.get().pk])
+    en = client_in("en", staff).get(path).content.decode()
+    zh = client_in("zh-hans", staff).get(path).content.decode()
+    assert "Games | Room | Can add Room" in en and "Can add 房间" not in en
+    assert "牌局 | 房间 | 可以添加房间" in zh and "Can add" not in zh.split('name="permissions"')[1]
+
+
+def test_a_hands_journal_is_worded_in_the_pages_language(rows, staff):
+    journal = Journal.objects.filter(kind=Journal.Kind.HAND).select_related("hand").first()
+    path = reverse("admin:ledger_journal_changelist")
+    en = client_in("en", staff).get(path).content.decode()
+    zh = client_in("zh-hans", staff).get(path).content.decode()
+    assert f"Match {journal.hand.match_id}, hand {journal.hand.number}" in en
+    assert f"第 {journal.hand.match_id} 场第 {journal.hand.number} 局" in zh
+    assert journal.memo == ""

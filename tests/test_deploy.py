@@ -1,7 +1,7 @@
 """`manage.py check --deploy` passes, without warnings, under the production settings.
 
 The production settings are the same `shmj_site/settings.py` driven by environment variables
-(see the README, "Running in production"); the check runs in a subprocess so the test process's
+(see the README, "How to deploy"); the check runs in a subprocess so the test process's
 own (debug) settings are not involved.
 """
 

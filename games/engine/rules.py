@@ -1,4 +1,4 @@
-"""`Rules`: the preset and the house options of a room (SHANGHAI_RULES.md §7, §11).
+"""`Rules`: the preset and the house options of a room (RULES.md §7, §11).
 
 A frozen value, checked when built, with a strict JSON round trip: unknown keys or values raise a
 `ValueError` whose message names the offending field, so a bad room setting never reaches a game.

@@ -1,4 +1,4 @@
-"""`GameState`: one hand of Shanghai Mahjong — the turn machine of SHANGHAI_RULES.md §2–§4.
+"""`GameState`: one hand of Shanghai Mahjong — the turn machine of RULES.md §2–§4.
 
 Concealed tiles live in 34-count arrays (`counts[seat]`), flowers apart; melds, rivers and the
 wall are plain lists. `legal_actions` is cached until the next `apply`, and `apply` validates an

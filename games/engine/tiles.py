@@ -1,4 +1,4 @@
-"""Tiles and the notation of SHANGHAI_RULES.md §1.
+"""Tiles and the notation of RULES.md §1.
 
 Inside the engine a tile is a small int (its *code*), so that hands can be count arrays and the hot
 paths stay cheap:

@@ -1,4 +1,4 @@
-"""The wall: a provably fair shuffle, the dice, and head/tail draws (SHANGHAI_RULES.md §2).
+"""The wall: a provably fair shuffle, the dice, and head/tail draws (RULES.md §2).
 
 A hand's randomness comes from one seed (32 random bytes from `secrets`, as 64 hex digits). The wall
 order and the dice are derived from it deterministically — a SHA-256 counter stream drives a

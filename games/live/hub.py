@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from channels.db import database_sync_to_async
 
@@ -13,10 +13,28 @@ from games.live.supervision import supervised
 from games.presentation import rendering
 from games.services.broadcast import USERS_GROUP, table_updates_group
 
-if TYPE_CHECKING:
-    from games.live.consumers import TableConsumer
-
 log = logging.getLogger(__name__)
+
+
+class Viewer(Protocol):
+    """What the hub needs of a table socket (`games.live.consumers.Viewer` is one): the hub
+    does not import the consumers, which import it."""
+
+    table_id: int
+    table_created: Any
+    user: Any
+    csrf_token: str | None
+    language: str
+    version: int
+    pushing: int
+
+    async def user_close(self, message: dict) -> None: ...
+
+    async def close(self, code: int | None = None) -> None: ...
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None: ...
 
 
 class _UpdateHub:
@@ -39,13 +57,13 @@ class _UpdateHub:
     def __init__(self, layer) -> None:
         self.layer = layer
         self.channel: str | None = None
-        self.sockets: dict[int, set[TableConsumer]] = {}
+        self.sockets: dict[int, set[Viewer]] = {}
         self._starting = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
         self._listener: asyncio.Task | None = None
         self._users_renewal = float("-inf")
 
-    async def join(self, socket: TableConsumer) -> None:
+    async def join(self, socket: Viewer) -> None:
         async with self._starting:
             if self.channel is None:
                 # The default prefix: channels_redis reads all of a process's channels from one list.
@@ -61,7 +79,7 @@ class _UpdateHub:
         # Also for a table already listened to: it renews the membership's expiry.
         await self.layer.group_add(table_updates_group(socket.table_id), self.channel)
 
-    async def leave(self, socket: TableConsumer) -> None:
+    async def leave(self, socket: Viewer) -> None:
         mine = self.sockets.get(socket.table_id)
         if mine is None or socket not in mine:
             return

@@ -4,7 +4,7 @@ Every action is rendered for every socket of its table, so the regions a frame c
 blocks, controls, settlement) are the hottest templates of the site. They are Jinja2 templates
 because Jinja2 compiles a template to Python code: measured by bench/render_bench.py, the frame
 render costs a fraction of the same templates on Django's engine (the figures are in
-bench/render_bench.py's docstring and the README). The rest of the site stays on Django templates.
+bench/render_bench.py's docstring and docs/decisions/0002-two-template-engines.md). The rest of the site stays on Django templates.
 
 The environment gives the templates what Django's template tags gave the old partials: the `tile`, `tiles`
 and `tile_back` filters (the tile faces of games.templatetags.mahjong), `url` (reverse), `csrf_field` (the

@@ -26,7 +26,7 @@ from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import trans_real
 
-from games import names, selectors, store
+from games import names, selectors
 from games.engine.kinds import Phase
 from games.engine.scoring.core import kaibao
 from games.engine.state import SWAP_COUNT, GameState
@@ -166,7 +166,7 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
 
 # --- what the viewers of one table version share, per process ------------------------------------
 #
-# Every action is seen by four or more sockets, each rendering its own frame (DESIGN.md §3). The
+# Every action is seen by four or more sockets, each rendering its own frame (ARCHITECTURE.md). The
 # parts that do not depend on who looks are computed once per process: the engine state of a version
 # (rebuilding it replays the hand's log) with each seat's view of it, and the HTML of each seat block
 # (a block is memoised on all of its inputs, which are public: other seats' concealed tiles are only
@@ -259,8 +259,8 @@ def seed_version(table: Table, state: GameState, hand_number: int | None) -> Non
     something else; the table and seats only for renders announcing this version (`_fresh`)."""
     found = _versions.get(table.pk)
     if found is None or found.version < table.version:
-        _store_version(table.pk, _VersionData(table.version, store.state_json(state), state, hand_number))
-    seats = store.seats(table)
+        _store_version(table.pk, _VersionData(table.version, selectors.state_json(state), state, hand_number))
+    seats = selectors.seats(table)
     if _with_known_users(table, seats):
         _offer_read(table, seats)
 

@@ -18,10 +18,10 @@ from datetime import datetime
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from calc.explain import explain_hand
 from games.engine.state import GameState
 from games.engine.tiles import code_to_str
 from games.models import Seat, Table
+from games.presentation.explain import explain_hand
 from games.services.readiness import counts_ready
 
 

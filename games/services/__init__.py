@@ -1,4 +1,4 @@
-"""Every change of game state goes through these verbs (DESIGN.md §3)."""
+"""Every change of game state goes through these verbs (ARCHITECTURE.md)."""
 
 from games.errors import MESSAGES, ServiceError
 
@@ -8,6 +8,7 @@ from .moderation import ban_player, room_close, table_close, unban_player
 from .play import clock_tick, load_state, table_act, table_next_hand, table_play_bots_hand, table_start
 from .presence import seat_connected, seat_disconnected, sweep_stale_presence, vouch_for
 from .settlement import on_hand_finished
+from .simulation import table_seat_for_simulation
 from .stakes import table_accept_stake, table_refuse_stake, table_set_stake
 from .swap import table_swap
 from .tables import table_create, table_fill_bots, table_remove_bot, table_sit, table_stand
@@ -34,6 +35,7 @@ __all__ = [
     "table_next_hand",
     "table_refuse_stake",
     "table_remove_bot",
+    "table_seat_for_simulation",
     "table_request_autoplay",
     "table_set_stake",
     "table_sit",

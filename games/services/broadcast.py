@@ -1,7 +1,7 @@
 """Telling the sockets that something changed — only after the transaction commits.
 
 Messages carry no game content, only which table changed and its new version: each process with
-sockets at the table then renders every socket's own viewer's fragments (DESIGN.md §3), so nothing
+sockets at the table then renders every socket's own viewer's fragments (ARCHITECTURE.md), so nothing
 hidden can ride along and a lost message costs nothing but a later snapshot.
 """
 

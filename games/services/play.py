@@ -286,7 +286,7 @@ def table_next_hand(*, table_id: int, user, version=None) -> Table:
     with transaction.atomic():
         table = playing_table(table_id, dealt=False)
         seat = own_seat(table, user)
-        if version is not None and str(version) != str(table.version):
+        if version is not None and client_version(version) != table.version:
             raise ServiceError("stale_version")
         state = store.load(table)
         if state is None or state.phase != "ended":
@@ -343,8 +343,7 @@ def _view_still_current(version: int, table: Table, hand: Hand | None, state: Ga
         return True
     if version > table.version or hand is None or state.phase not in ("claims", "rob"):
         return False
-    since = hand.actions.filter(version__gt=version).values_list("action", flat=True)
-    return all(EngineAction.parse(text).kind in CLAIM_ANSWERS for text in since)
+    return all(EngineAction.parse(text).kind in CLAIM_ANSWERS for text in store.actions_since(hand, version))
 
 
 def table_act(*, table_id: int, user, action, version) -> Table:

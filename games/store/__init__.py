@@ -263,3 +263,28 @@ def _remember(table: Table, state: GameState) -> None:
 def forget_all() -> None:
     """Drop every copy (tests use it to compare against a cold process)."""
     _saved.clear()
+
+
+# --- reading the log for other readers (the services' checks, the replay, the staff pages) -------
+
+
+def hand_log(hand: Hand) -> list[str]:
+    """The text of every action logged in `hand`, in order."""
+    return list(Action.objects.filter(hand=hand).order_by("seq").values_list("action", flat=True))
+
+
+def actions_since(hand: Hand, version: int) -> list[str]:
+    """The text of the actions logged in `hand` after its table was at `version`, in order."""
+    return list(
+        Action.objects.filter(hand=hand, version__gt=version).order_by("seq").values_list("action", flat=True)
+    )
+
+
+def table_log(table: Table, *, limit: int) -> list[tuple]:
+    """The last `limit` actions of every match at `table`, newest first: (hand number, seq, action,
+    by clock, created, the hand's end)."""
+    return list(
+        Action.objects.filter(hand__match__table=table)
+        .order_by("-id")
+        .values_list("hand__number", "seq", "action", "by_clock", "created", "hand__ended")[:limit]
+    )

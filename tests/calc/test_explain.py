@@ -11,12 +11,12 @@ import re
 import pytest
 from django.utils import translation
 
-from calc.explain import explain_hand
 from games.engine.melds import Meld
 from games.engine.rules import Rules
 from games.engine.score_cmd import CaseError, parse_case
 from games.engine.scoring import WinContext, score_win, settle
 from games.engine.tiles import parse_tiles
+from games.presentation.explain import explain_hand
 from tests.calc.test_cases import CASES
 
 VARIANTS = [

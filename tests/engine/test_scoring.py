@@ -1,4 +1,4 @@
-"""Scoring (SHANGHAI_RULES.md §5-§7, §11): one test per rule line, hands in notation."""
+"""Scoring (games/engine/RULES.md §5-§7, §11): one test per rule line, hands in notation."""
 
 from __future__ import annotations
 

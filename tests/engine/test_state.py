@@ -1,4 +1,4 @@
-"""The turn machine, rule line by rule line (SHANGHAI_RULES.md §2–§4), on hands set up by hand."""
+"""The turn machine, rule line by rule line (games/engine/RULES.md §2–§4), on hands set up by hand."""
 
 import json
 

@@ -13,14 +13,17 @@ from .helpers import play_until_ended
 
 
 def test_each_seat_gets_its_own_name_and_the_level_in_both_languages():
-    zh = [names.bot_name_pair(seat, "normal")[0] for seat in range(4)]
-    assert zh == ["机器人·甲（普通）", "机器人·乙（普通）", "机器人·丙（普通）", "机器人·丁（普通）"]
-    assert names.bot_name_pair(1, "hard") == ("机器人·乙（困难）", "Bot B (hard)")
-    assert names.bot_name_pair(None, "easy") == ("机器人（简单）", "Bot (easy)")
-    with translation.override("en"):
-        assert names.bot_name(2, "easy") == "Bot C (easy)"
     with translation.override("zh-hans"):
+        zh = [names.bot_name(seat, "normal") for seat in range(4)]
+        assert (names.bot_name(1, "hard"), names.bot_name(None, "easy")) == (
+            "机器人·乙（困难）",
+            "机器人（简单）",
+        )
         assert names.bot_name(2, "easy") == "机器人·丙（简单）"
+    assert zh == ["机器人·甲（普通）", "机器人·乙（普通）", "机器人·丙（普通）", "机器人·丁（普通）"]
+    with translation.override("en"):
+        assert (names.bot_name(1, "hard"), names.bot_name(None, "easy")) == ("Bot B (hard)", "Bot (easy)")
+        assert names.bot_name(2, "easy") == "Bot C (easy)"
 
 
 def test_names_follow_the_seat_and_stay_when_other_bots_leave(client_for, room, alice):
@@ -35,7 +38,8 @@ def test_names_follow_the_seat_and_stay_when_other_bots_leave(client_for, room, 
 
 
 def test_a_started_table_frame_and_its_settlement_name_each_bot_with_its_level(client_for, bot_table, alice):
-    expected = {seat: names.bot_name_pair(seat, "easy")[0] for seat in (1, 2, 3)}  # the page is in Chinese
+    with translation.override("zh-hans"):  # the page is in Chinese
+        expected = {seat: names.bot_name(seat, "easy") for seat in (1, 2, 3)}
     client = client_for(alice)
     page = client.get(f"/table/{bot_table.pk}/").content.decode()
     assert all(name in page for name in expected.values())

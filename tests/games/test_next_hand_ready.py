@@ -92,6 +92,21 @@ def test_a_second_press_is_refused_and_changes_nothing(ended, alice):
     assert hand_numbers(ended) == [1] and ready_flags(ended) == [True, False, False, False]
 
 
+@pytest.mark.parametrize("sent", [lambda v: float(v), lambda v: f" {v}", lambda v: f"0{v}"])
+def test_the_version_is_compared_as_a_number_not_as_text(ended, alice, sent):
+    version = ended.version
+    services.table_next_hand(table_id=ended.pk, user=alice, version=sent(version))
+    assert Table.objects.get(pk=ended.pk).version == version + 1 and ready_flags(ended)[0]
+
+
+@pytest.mark.parametrize("sent", ["", "abc", "1e400", [1]])
+def test_a_press_whose_version_is_no_number_is_refused(ended, alice, sent):
+    with pytest.raises(ServiceError) as err:
+        services.table_next_hand(table_id=ended.pk, user=alice, version=sent)
+    assert err.value.code == "stale_version"
+    assert Table.objects.get(pk=ended.pk).version == ended.version and ready_flags(ended) == [False] * 4
+
+
 def test_a_press_on_an_old_view_is_refused(ended, alice):
     with pytest.raises(ServiceError) as err:
         services.table_next_hand(table_id=ended.pk, user=alice, version=ended.version - 1)

@@ -9,7 +9,7 @@ from django.db.models import Sum
 
 from games import services
 from games.models import Hand
-from games.services import ServiceError
+from ledger.errors import LedgerError
 from ledger.models import Account, AppendOnlyError, Journal, LedgerEntry, Penalty
 from ledger.services import (
     balance_of,
@@ -67,7 +67,7 @@ def test_posting_a_hand_twice_writes_nothing_new(ended_hand, players):
 
 def test_an_unfinished_hand_cannot_be_posted(started_table, players):
     hand = Hand.objects.get(match__table=started_table)
-    with pytest.raises(ServiceError) as err:
+    with pytest.raises(LedgerError) as err:
         post_hand_settlement(hand=hand, seat_users=[*players, None])
     assert err.value.code == "hand_in_progress"
     assert not Journal.objects.exists()
@@ -108,7 +108,7 @@ def test_penalty_is_one_base_times_stake_split_three_quarters_to_the_others(ende
 )
 def test_bad_penalties_are_refused_and_write_nothing(ended_hand, seat, reason, code):
     count = (Penalty.objects.count(), Journal.objects.count(), LedgerEntry.objects.count())
-    with pytest.raises(ServiceError) as err:
+    with pytest.raises(LedgerError) as err:
         issue_penalty(hand=ended_hand, seat=seat, reason=reason)
     assert err.value.code == code
     assert (Penalty.objects.count(), Journal.objects.count(), LedgerEntry.objects.count()) == count
@@ -126,7 +126,7 @@ def test_reversal_negates_every_entry_once(ended_hand, players, make_user):
     assert journal_total(reversal) == 0
     assert [balance_of(u) for u in players] == before
     assert penalty.is_reversed
-    with pytest.raises(ServiceError) as err:
+    with pytest.raises(LedgerError) as err:
         reverse_penalty(penalty=penalty, reason="again", by=staff)
     assert err.value.code == "already_reversed"
     assert Journal.objects.filter(kind=Journal.Kind.REVERSAL).count() == 1
@@ -134,7 +134,7 @@ def test_reversal_negates_every_entry_once(ended_hand, players, make_user):
 
 def test_reversal_needs_a_reason(ended_hand):
     penalty = issue_penalty(hand=ended_hand, seat=0, reason="x")
-    with pytest.raises(ServiceError) as err:
+    with pytest.raises(LedgerError) as err:
         reverse_penalty(penalty=penalty, reason="")
     assert err.value.code == "reason_required"
     assert not penalty.is_reversed

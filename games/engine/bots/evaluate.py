@@ -1,6 +1,6 @@
 """Pattern-aware hand evaluation for the bots.
 
-Under Shanghai rules only qualifying hands win (SHANGHAI_RULES.md §5), so plain shanten is the wrong
+Under Shanghai rules only qualifying hands win (RULES.md §5), so plain shanten is the wrong
 measure: a hand one tile from an ordinary mixed hand is worthless. A bot instead measures the
 distance to each qualifying *plan*:
 
@@ -55,13 +55,6 @@ _POW5 = tuple(5**i for i in range(9))
 _NO_HONOURS = (0, 0)
 
 
-def plan_suit(plan: int) -> int | None:
-    """The suit a plan is tied to (0 m, 1 p, 2 s), or None for PENG and FENG."""
-    if plan < 9:
-        return plan % 3
-    return None
-
-
 def plan_allows(plan: int, code: int) -> bool:
     """Whether a tile kind can belong to a hand finished under `plan`."""
     if plan == PENG:
@@ -72,10 +65,6 @@ def plan_allows(plan: int, code: int) -> bool:
     if code >= 27:
         return plan not in QING
     return code // 9 == suit
-
-
-def plan_is_pong_only(plan: int) -> bool:
-    return plan == PENG or plan in HUNPENG
 
 
 # --------------------------------------------------------------------------------------------
@@ -369,7 +358,7 @@ class DiscardOption(NamedTuple):
 
 
 def plan_value(plan: int, hua: int) -> int:
-    """Rough points a finished hand under `plan` pays per share (SHANGHAI_RULES.md §7, no doubles)."""
+    """Rough points a finished hand under `plan` pays per share (RULES.md §7, no doubles)."""
     if plan in HUN or plan == PENG:
         return min(2 + hua, 10)
     if plan in QING or plan in HUNPENG:

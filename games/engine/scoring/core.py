@@ -1,5 +1,5 @@
 """The shared core of scoring: the win's context, its score, the hand analysis every preset needs,
-and settlement of a whole hand into payments (SHANGHAI_RULES.md §5-§7).
+and settlement of a whole hand into payments (RULES.md §5-§7).
 
 A preset module (`standard.py`, …) turns a `WinContext` into a `WinScore`; `settle` then turns the
 hand's wins into four payments, applying who-pays, 承包 and the per-payer loss cap.

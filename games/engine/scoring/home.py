@@ -1,4 +1,4 @@
-"""`home` preset scoring (SHANGHAI_RULES.md §9, seed 000 基础规则): no minimum hand, 七对子 allowed,
+"""`home` preset scoring (RULES.md §9, seed 000 基础规则): no minimum hand, 七对子 allowed,
 the dragons are flowers, and each payer pays `min(M × N + 1, 20)`.
 """
 

@@ -1,4 +1,4 @@
-"""`lazi` preset scoring (SHANGHAI_RULES.md §8, seed 003): units are 花, 1 喇 = 20 花.
+"""`lazi` preset scoring (RULES.md §8, seed 003): units are 花, 1 喇 = 20 花.
 
 The room's `Rules.base` / `Rules.lezi` belong to `standard`; this preset's 底注 and 喇 are fixed by §8.
 """

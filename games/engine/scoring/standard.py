@@ -1,4 +1,4 @@
-"""`standard` preset scoring (SHANGHAI_RULES.md §5-§7 and the §11 house options)."""
+"""`standard` preset scoring (RULES.md §5-§7 and the §11 house options)."""
 
 from __future__ import annotations
 
@@ -50,11 +50,6 @@ def share_steps(pattern: str, features: tuple[str, ...], hua: int, rules: Rules)
             steps.append(Step(StepKind.DOUBLE_CAP, (feature,), p, c))
     steps.append(Step(StepKind.CAP, (), min(p, c * lezi), c, c * lezi))
     return steps
-
-
-def share_value(pattern: str, features: tuple[str, ...], hua: int, rules: Rules) -> int:
-    """One share V in points before the stake."""
-    return share_steps(pattern, features, hua, rules)[-1].value
 
 
 def workings(ctx: WinContext, rules: Rules) -> Workings:

@@ -2,7 +2,7 @@
 
 Each preset computes its value BY building these steps (`standard.share_steps`, `lazi`'s and `home`'s
 `workings`), so what an explanation shows is what the engine did, not a restatement of the rules.
-They carry codes and numbers only; words belong to the web layer (`games/names.py`, `calc/explain.py`).
+They carry codes and numbers only; words belong to the web layer (`games/names.py`, `games/presentation/explain.py`).
 """
 
 from __future__ import annotations
