@@ -17,11 +17,11 @@ from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from games.throttle import attempt_allowed
 from ledger.services import balance_of
 
 from . import services
 from .forms import DeleteAccountForm, ProfileForm, SignUpForm
-from .throttle import attempt_allowed
 
 
 def _throttled(request, template: str, form):

@@ -12,7 +12,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from accounts.throttle import client_address, counted_within
 from games import services
 from games.forms import TableForm
 from games.models import Room, Table
@@ -27,6 +26,7 @@ from games.services.table_settings import (
     room_rules,
     table_open,
 )
+from games.throttle import client_address, counted_within
 
 NOT_FOUND = {"no_such_table", "no_such_room", "no_such_seat"}
 FORBIDDEN = {"not_seated", "not_your_seat", "room_closed"}

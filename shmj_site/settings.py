@@ -166,7 +166,7 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 if REDIS_URL:
-    # One cache for every process, so the sign-up throttle (accounts/throttle.py) counts them all.
+    # One cache for every process, so the sign-up throttle (games/throttle.py) counts them all.
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -202,7 +202,7 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # The client's address is REMOTE_ADDR (axes' default). Behind nginx, daphne --proxy-headers sets it
 # from the FIRST X-Forwarded-For address, so nginx must overwrite that header with $remote_addr
 # (deploy/nginx.conf), never append to it: else anyone could pick the address they are counted under.
-# Sign-up answers whether a username is taken, so it is throttled per address too (accounts/throttle.py).
+# Sign-up answers whether a username is taken, so it is throttled per address too (games/throttle.py).
 SIGNUP_ATTEMPTS_LIMIT = int(os.environ.get("SIGNUP_ATTEMPTS_LIMIT", "10"))
 SIGNUP_WINDOW = AXES_COOLOFF_TIME
 # A private table's invite link is its only key: one address, and one account, may open

@@ -21,7 +21,7 @@ def shared_vectors_dir() -> Path | None:
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Every test starts with an empty cache: the account throttles (accounts/throttle.py) count in it."""
+    """Every test starts with an empty cache: the account throttles (games/throttle.py) count in it."""
     cache.clear()
 
 

@@ -1,4 +1,4 @@
-"""Migration 0011 gives the private tables still open a 64-bit invite code (issue 24 item 3)."""
+"""Migration 0012 gives the private tables still open a 64-bit invite code (issue 24 item 3)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("games", "0010_admin_labels")]
-AFTER = [("games", "0011_invite_code_64_bits")]
+BEFORE = [("games", "0011_gengfeng_count")]
+AFTER = [("games", "0012_invite_code_64_bits")]
 
 
 @pytest.mark.django_db(transaction=True)

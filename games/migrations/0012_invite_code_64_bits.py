@@ -21,7 +21,7 @@ def reissue_short_codes(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0010_admin_labels"),
+        ("games", "0011_gengfeng_count"),
     ]
 
     operations = [
