@@ -340,7 +340,7 @@ async def test_an_update_is_rendered_once_for_all_the_tables_sockets(monkeypatch
         assert hops == []  # the action's message skips Channels' hop; the update reaches the hub
         assert calls[0] == (version + 1, 3)
         assert [c for c in calls if c[0] == version + 1] == [(version + 1, 3)]
-        frames = [r.frames[-1] for r in (a, b, watcher)]
+        frames = [r.shown for r in (a, b, watcher)]
         assert len({frame_version(f) for f in frames}) == 1
         assert 'data-zone="hand" data-seat="0"' in frames[0] and 'data-zone="hand" data-seat="1"' in frames[1]
         assert 'data-zone="hand"' not in frames[2]

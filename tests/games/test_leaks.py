@@ -205,8 +205,8 @@ async def test_no_frame_leaks_hidden_tiles_over_whole_hands():
         known = await states_by_version(table_id)
         checked = Counter()
         for viewer, reader in readers.items():
-            for frame in reader.frames:
-                checked[viewer] += check_frame(frame, viewer if viewer != "anon" else None, known)
+            for _, page in reader.screens:  # what the socket's page shows after each frame
+                checked[viewer] += check_frame(page.html(), viewer if viewer != "anon" else None, known)
         assert all(checked[v] >= 10 for v in readers), checked
     finally:
         for reader in readers.values():

@@ -1,7 +1,15 @@
-"""Websocket helpers for consumer tests: real ASGI stack, session cookies, frames read by version."""
+"""Websocket helpers for consumer tests: real ASGI stack, session cookies, frames read by version.
+
+A frame carries only the regions that changed for its socket (games/presentation/rendering.py), so a
+`Reader` also keeps what its page shows (`Page`, one per frame in `screens`), and waits for a version
+on the server's word when nothing the socket shows changed at that version (no frame came).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import itertools
 import re
 from html.parser import HTMLParser
 
@@ -12,7 +20,11 @@ from django.test import Client
 
 from shmj_site.asgi import application
 
-VERSION = re.compile(r'id="board"[^>]*data-version="(\d+)"')
+VERSION = re.compile(r'id="frame-stamp"[^>]*data-version="(\d+)"')
+FROM = re.compile(r'id="frame-stamp"[^>]*data-from="(\d*)"')
+OOB = re.compile(r' hx-swap-oob="[^"]*"')
+READER_HEADER = b"x-test-reader"
+_readers = itertools.count()
 
 
 @database_sync_to_async
@@ -25,7 +37,8 @@ def session_cookie(user) -> str:
 async def connect(path: str, user=None, language: str | None = None) -> WebsocketCommunicator:
     """A connected socket, signed in as `user` if given, from a page in `language` (the language
     cookie) if given."""
-    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    reader_id = str(next(_readers)).encode()
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (READER_HEADER, reader_id)]
     cookies = []
     if user is not None:
         cookies.append(f"{settings.SESSION_COOKIE_NAME}={await session_cookie(user)}")
@@ -34,6 +47,7 @@ async def connect(path: str, user=None, language: str | None = None) -> Websocke
     if cookies:
         headers.append((b"cookie", "; ".join(cookies).encode()))
     communicator = WebsocketCommunicator(application, path, headers=headers)
+    communicator.reader_id = reader_id  # finds its consumer in the hub (`Reader.until`)
     connected, _ = await communicator.connect()
     assert connected
     return communicator
@@ -44,26 +58,174 @@ def frame_version(frame: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def frame_from(frame: str) -> int | None:
+    """The version a frame assumed its socket showed (None: a full frame)."""
+    match = FROM.search(frame)
+    return int(match.group(1)) if match and match.group(1) else None
+
+
 class Reader:
-    """Keeps every frame one socket receives; waits on versions, never on time."""
+    """Keeps every frame one socket receives, and the page it shows after each (`screens`: (version,
+    Page) pairs); waits on versions, never on time."""
 
     def __init__(self, communicator: WebsocketCommunicator) -> None:
         self.communicator = communicator
         self.frames: list[str] = []
+        self.page = Page()
+        self.screens: list[tuple[int | None, Page]] = []
+        self.reached = -1  # a version the server says the socket shows, though no frame brought it
 
     @property
     def version(self) -> int:
         versions = [v for v in map(frame_version, self.frames) if v is not None]
-        return max(versions, default=-1)
+        return max([*versions, self.reached], default=-1)
 
-    async def next(self, timeout: float = 5) -> str:
-        frame = await self.communicator.receive_from(timeout=timeout)
+    @property
+    def shown(self) -> str:
+        """What the socket's page shows now: every region as the frames so far left it."""
+        return self.page.html()
+
+    def keep(self, frame: str) -> str:
         self.frames.append(frame)
+        self.page = self.page.after(frame)
+        if frame_version(frame) is not None:
+            self.screens.append((frame_version(frame), self.page))
         return frame
 
-    async def until(self, version: int) -> None:
+    async def next(self, timeout: float = 5) -> str:
+        return self.keep(await self.communicator.receive_from(timeout=timeout))
+
+    def _socket(self):
+        from channels.layers import get_channel_layer
+
+        from games.live.hub import update_hub
+
+        hub = update_hub(get_channel_layer())
+        for sockets in hub.sockets.values():
+            for socket in sockets:
+                if (READER_HEADER, self.communicator.reader_id) in socket.scope.get("headers", ()):
+                    return hub, socket
+        return hub, None
+
+    async def until(self, version: int, timeout: float = 5) -> None:
+        """Read frames until the socket shows `version`: from a frame, or the server's word that it
+        shows it without one (nothing it shows changed)."""
         while self.version < version:
-            await self.next()
+            hub, socket = self._socket()
+            if socket is not None and socket.version >= version:
+                while not self.communicator.output_queue.empty():  # frames sent before it
+                    await self.next()
+                self.reached = max(self.reached, socket.version)
+                return
+            frame = asyncio.ensure_future(self.communicator.receive_from(timeout=timeout))
+            pushed = asyncio.ensure_future(_notified(hub))
+            done, _ = await asyncio.wait({frame, pushed}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            pushed.cancel()
+            if frame in done:
+                self.keep(frame.result())
+            else:
+                frame.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await frame
+                if not done:
+                    raise TimeoutError(f"version {version} not reached (at {self.version})")
+
+
+async def _notified(hub) -> None:
+    async with hub.pushed:
+        await hub.pushed.wait()
+
+
+class Page:
+    """The table's regions as a browser applying the frames shows them: the board's regions (seat
+    blocks, centre, ...) kept apart from the board around them, so a frame may swap one alone."""
+
+    def __init__(self, regions: dict[str, str] | None = None) -> None:
+        self.regions = dict(regions or {})
+
+    def after(self, frame: str) -> Page:
+        regions = dict(self.regions)
+        for element_id, html in top_elements(OOB.sub("", frame)):
+            if element_id == "board":
+                board, inner = split_board(html)
+                for name in [n for n in regions if n.startswith(BOARD_PARTS)]:
+                    del regions[name]
+                regions["board"] = board
+                regions.update(inner)
+            else:
+                regions[element_id] = html
+        return Page(regions)
+
+    def html(self) -> str:
+        """The page's regions in one string: the board with its regions in place, then the others."""
+        board = self.regions.get("board", "")
+        for name, html in self.regions.items():
+            board = board.replace(f"<!--region:{name}-->", html)
+        rest = [html for name, html in self.regions.items() if name != "board" and not name.startswith(BOARD_PARTS)]
+        return board + "".join(rest)
+
+
+BOARD_PARTS = ("table-info", "waiting-room", "seat-", "table-centre")
+
+
+class _Elements(HTMLParser):
+    """The spans (start, end offsets) of elements with an id: at the top level, or inside."""
+
+    VOID = {"input", "br", "img", "meta", "link", "hr", "wbr", "source", "use", "path", "rect", "circle"}
+
+    def __init__(self, text: str, depth: int | None) -> None:
+        super().__init__(convert_charrefs=False)
+        self.text = text
+        self.lines = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+        self.depth = depth  # only elements at this depth (None: any depth, by the ids in BOARD_PARTS)
+        self.stack: list[tuple[str, str | None, int]] = []
+        self.spans: list[tuple[str, int, int]] = []
+
+    def _offset(self) -> int:
+        line, column = self.getpos()
+        return self.lines[line - 1] + column
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.VOID:
+            return
+        self.stack.append((tag, dict(attrs).get("id"), self._offset()))
+
+    def handle_endtag(self, tag):
+        if tag in self.VOID:
+            return
+        while self.stack:
+            name, element_id, start = self.stack.pop()
+            if name == tag:
+                break
+        end = self.text.index(">", self._offset()) + 1
+        at_depth = self.depth is None or len(self.stack) == self.depth
+        wanted = self.depth is not None or (element_id or "").startswith(BOARD_PARTS)
+        if element_id and at_depth and wanted:
+            self.spans.append((element_id, start, end))
+
+
+def top_elements(frame: str) -> list[tuple[str, str]]:
+    """(id, markup) of each element at the top of a frame, in order."""
+    parser = _Elements(frame, depth=0)
+    parser.feed(frame)
+    parser.close()
+    return [(element_id, frame[start:end]) for element_id, start, end in sorted(parser.spans, key=lambda s: s[1])]
+
+
+def split_board(board: str) -> tuple[str, dict[str, str]]:
+    """The board with a mark in place of each of its regions, and the regions by id."""
+    parser = _Elements(board, depth=None)
+    parser.feed(board)
+    parser.close()
+    spans = sorted(parser.spans, key=lambda s: s[1])
+    outer = [s for s in spans if not any(o[1] < s[1] and s[2] <= o[2] for o in spans if o is not s)]
+    out, at, inner = [], 0, {}
+    for element_id, start, end in outer:
+        out += [board[at:start], f"<!--region:{element_id}-->"]
+        inner[element_id] = board[start:end]
+        at = end
+    out.append(board[at:])
+    return "".join(out), inner
 
 
 class TileCollector(HTMLParser):
