@@ -222,9 +222,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def send_snapshot(self, force: bool = False) -> None:
         """A full frame of the table as it is now (on connecting, on request, or when the socket's
         person came back on another socket): every region, whatever the socket showed before."""
-        [(screen, html)] = await database_sync_to_async(
-            rendering.render_for_viewers, thread_sensitive=False
-        )(self.table_id, [(self.user, self.csrf_token, self.language, None)])
+        [(screen, html)] = await database_sync_to_async(rendering.render_for_viewers, thread_sensitive=False)(
+            self.table_id, [(self.user, self.csrf_token, self.language, None)]
+        )
         if screen is not None and (force or screen.version > self.version):
             self.version, self.screen = screen.version, screen
             await self.send(text_data=html)

@@ -112,7 +112,10 @@ class _UpdateHub:
             # thread per process, which made every render wait in a single queue (bench/ws_load.py).
             frames = await database_sync_to_async(rendering.render_for_viewers, thread_sensitive=False)(
                 table_id,
-                [(s.user, s.csrf_token, s.language, screen) for s, screen in zip(sockets, shown, strict=True)],
+                [
+                    (s.user, s.csrf_token, s.language, screen)
+                    for s, screen in zip(sockets, shown, strict=True)
+                ],
                 announced,
                 sockets[0].table_created,
             )
@@ -123,7 +126,11 @@ class _UpdateHub:
                     await socket.close(code=1011)
             return
         for socket, before, (screen, html) in zip(sockets, shown, frames, strict=True):
-            if screen is None or screen.version <= socket.version or socket not in self.sockets.get(table_id, ()):
+            if (
+                screen is None
+                or screen.version <= socket.version
+                or socket not in self.sockets.get(table_id, ())
+            ):
                 continue
             if socket.screen is not before:  # a snapshot went out meanwhile: the difference from it
                 html = rendering.frame(socket.screen, screen)

@@ -605,7 +605,9 @@ def frame(shown: Screen | None, screen: Screen) -> str:
             parts.append(html)
     if not parts:
         return ""
-    stamp = render_region("stamp", {"from_version": shown.version if shown else None, "version": screen.version})
+    stamp = render_region(
+        "stamp", {"from_version": shown.version if shown else None, "version": screen.version}
+    )
     return "".join([oob(stamp), *[oob(html) for html in parts]])
 
 

@@ -119,7 +119,9 @@ class Reader:
                 return
             frame = asyncio.ensure_future(self.communicator.receive_from(timeout=timeout))
             pushed = asyncio.ensure_future(_notified(hub))
-            done, _ = await asyncio.wait({frame, pushed}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                {frame, pushed}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
             pushed.cancel()
             if frame in done:
                 self.keep(frame.result())
@@ -161,7 +163,11 @@ class Page:
         board = self.regions.get("board", "")
         for name, html in self.regions.items():
             board = board.replace(f"<!--region:{name}-->", html)
-        rest = [html for name, html in self.regions.items() if name != "board" and not name.startswith(BOARD_PARTS)]
+        rest = [
+            html
+            for name, html in self.regions.items()
+            if name != "board" and not name.startswith(BOARD_PARTS)
+        ]
         return board + "".join(rest)
 
 
@@ -193,7 +199,9 @@ class _Elements(HTMLParser):
     def handle_endtag(self, tag):
         if tag in self.VOID:
             return
-        while self.stack:
+        if not any(name == tag for name, _, _ in self.stack):
+            return  # closes an element opened before the text began
+        while True:
             name, element_id, start = self.stack.pop()
             if name == tag:
                 break
@@ -209,7 +217,9 @@ def top_elements(frame: str) -> list[tuple[str, str]]:
     parser = _Elements(frame, depth=0)
     parser.feed(frame)
     parser.close()
-    return [(element_id, frame[start:end]) for element_id, start, end in sorted(parser.spans, key=lambda s: s[1])]
+    return [
+        (element_id, frame[start:end]) for element_id, start, end in sorted(parser.spans, key=lambda s: s[1])
+    ]
 
 
 def split_board(board: str) -> tuple[str, dict[str, str]]:
