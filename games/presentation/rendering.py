@@ -1,12 +1,41 @@
-"""Turning a table into what one viewer may see: template context and rendered fragments.
+"""Turning a table into what one viewer may see: template context, regions and socket frames.
 
 Everything game-related comes from the engine's `HandView` (`state.hand_view(seat)`) for the viewer's
 own seat (or `hand_view(None)` for a spectator); the full state never reaches a template.
 
 Words are in the active language: a page's request's, or for a socket frame the socket's (its
 `language`, which `render_for_viewers` activates around that viewer's frame). What is shared between
-viewers and holds words (seat blocks, the settlement panel, the spectators' frame) is shared per
+viewers and holds words (seat blocks, the settlement panel, the spectators' screen) is shared per
 language.
+
+The frame format (issue 25)
+---------------------------
+The table page is made of regions, each an element with a stable id, each rendered from one
+template of templates/jinja2/games/table/:
+
+    #frame-stamp   stamp.html     the version shown (data-version) and the one a frame assumed (data-from)
+    #table-error   error.html     a refusal's message (sent alone, not part of the table's frames)
+    #board         board.html     the layout around the board's regions:
+      #table-info    info.html      room, dealer, phase and whose turn, commitment, sound, leave
+      #waiting-room  waiting.html   before a match: seats, stake, bots, start (instead of the felt)
+      #seat-N        seat.html      seat N's block (N = 0..3, its position class is the viewer's)
+      #table-centre  centre.html    compass, pointer, countdown, wall, dice
+    #controls      controls.html  the viewer's own hand, 听牌 and action bar (claim choices)
+    #settlement    settlement.html  the settlement panel (an empty closed section during play)
+
+What one viewer is shown of one version is a `Screen` (region id -> HTML). A socket remembers the
+Screen it shows; a frame brings it to the next one: the stamp, then every region whose HTML differs,
+each marked `hx-swap-oob="morph"` (`oob`: the templates never carry it), the whole board when its
+layout differs (waiting room or felt, or the viewer's seat); nothing at all when nothing it shows
+changed (so a seat answering a claim sends nobody else a frame: a frame count tells nothing). A new
+socket (a connect, a reconnect, a snapshot request) gets a full frame: stamp, board, controls,
+settlement. The version is only in the stamp and in the forms of the controls (the service refuses a
+stale one), so the regions every viewer shares do not change with a version that changed nothing.
+
+The seat blocks are public (other seats' concealed tiles are only a count; a concealed kong is face
+down to all but its owner) and rendered once per version and language for everyone; #controls and
+the claim choices exist per seat only, in that seat's frames; the spectators (signed in or not)
+share one Screen per version and language.
 """
 
 from __future__ import annotations
@@ -611,7 +640,9 @@ def frame(shown: Screen | None, screen: Screen) -> str:
     return "".join([oob(stamp), *[oob(html) for html in parts]])
 
 
-OOB_SWAP = "true"  # how htmx swaps a region of a frame into the page (hx-swap-oob)
+# How htmx swaps a region of a frame into the page: morphed in place (idiomorph, static/vendor/), so
+# focus and what the browser added (a raised tile, chosen tiles: static/js/morph.js) survive.
+OOB_SWAP = "morph"
 
 
 def oob(html: str) -> str:

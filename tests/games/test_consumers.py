@@ -85,7 +85,7 @@ async def test_connect_sends_snapshot_and_an_action_updates_everyone():
     try:
         for reader in (a, b, watcher):
             first = await reader.next()
-            assert 'id="board"' in first and 'id="controls"' in first and 'hx-swap-oob="true"' in first
+            assert 'id="board"' in first and 'id="controls"' in first and 'hx-swap-oob="morph"' in first
         version, state = await until_human(table_id, 0, [a, b, watcher])
         move = state.legal_actions(0)[0]
         await send(a, {"action": str(move), "version": str(version), "HEADERS": {"HX-Request": "true"}})

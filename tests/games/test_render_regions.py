@@ -27,7 +27,7 @@ from games.presentation.jinja import csrf_field, timestamp
 
 from .helpers import press_next_hand_for_all, start_match, state_of
 
-SECTION = re.compile(r'<section id="(\w+)"[^>]*hx-swap-oob="true"')
+SECTION = re.compile(r'<section id="(\w+)"[^>]*hx-swap-oob="morph"')
 SEAT_BLOCK = re.compile(r'<div id="seat-\d" class="seat seat-(\w+)[^"]*" data-seat="(\d)">')
 
 
@@ -57,7 +57,7 @@ def check_frame(table_id: int, seat: int | None, user, seen: set[str]) -> None:
     assert sorted(int(index) for _, index in blocks) == [0, 1, 2, 3]
     assert sorted(position for position, _ in blocks) == ["bottom", "left", "right", "top"]
     assert (str(seat if seat is not None else 0)) == dict(blocks)["bottom"]
-    assert f'<i id="frame-stamp" hidden data-from="" data-version="{version}" hx-swap-oob="true">' in html
+    assert f'<i id="frame-stamp" hidden data-from="" data-version="{version}" hx-swap-oob="morph">' in html
     if 'data-zone="revealed"' in board:
         seen.add("block-revealed")
     if view["phase"] != "ended":
