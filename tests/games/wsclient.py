@@ -118,7 +118,7 @@ class Reader:
                 self.reached = max(self.reached, socket.version)
                 return
             frame = asyncio.ensure_future(self.communicator.receive_from(timeout=timeout))
-            pushed = asyncio.ensure_future(_notified(hub))
+            pushed = asyncio.ensure_future(_notified(hub, socket, version))
             done, _ = await asyncio.wait(
                 {frame, pushed}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
             )
@@ -133,9 +133,13 @@ class Reader:
                     raise TimeoutError(f"version {version} not reached (at {self.version})")
 
 
-async def _notified(hub) -> None:
+async def _notified(hub, socket, version: int) -> None:
+    """Until the hub says `socket` shows `version` (without a socket: until its next push)."""
     async with hub.pushed:
-        await hub.pushed.wait()
+        if socket is None:
+            await hub.pushed.wait()
+        else:
+            await hub.pushed.wait_for(lambda: socket.version >= version)
 
 
 class Page:
