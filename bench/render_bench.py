@@ -165,7 +165,9 @@ def run(args: argparse.Namespace) -> int:
         f" p50 {ordered[len(ordered) // 2] / 1024:.2f} KiB, p95 {ordered[int(len(ordered) * 0.95)] / 1024:.2f} KiB,"
         f" max {max(sizes) / 1024:.1f} KiB; none at all {sum(1 for n in sizes if n == 0) / len(sizes):.0%}"
     )
-    print(f"a full frame: mean {statistics.mean(full_sizes) / 1024:.1f} KiB, max {max(full_sizes) / 1024:.1f} KiB")
+    print(
+        f"a full frame: mean {statistics.mean(full_sizes) / 1024:.1f} KiB, max {max(full_sizes) / 1024:.1f} KiB"
+    )
     print(
         "regions carried per viewer per version (how often, mean bytes):",
         ", ".join(f"{k} {n / len(sizes):.2f} {carried_bytes[k] / n:.0f}" for k, n in carried.most_common()),

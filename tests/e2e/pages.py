@@ -51,5 +51,7 @@ def my_turn(page: Page) -> None:
             return
         version = board_version(page)
         page.locator("[data-testid=choice-pass]").first.click()
-        page.wait_for_function("v => document.querySelector('#frame-stamp').dataset.version !== v", arg=version)
+        page.wait_for_function(
+            "v => document.querySelector('#frame-stamp').dataset.version !== v", arg=version
+        )
     raise AssertionError("never my turn")
