@@ -22,9 +22,10 @@ from django.test import Client
 from games import services
 from games.models import Seat, Table
 from games.presentation import rendering
+from tests.framepage import Page, top_elements
 
 from .helpers import press_next_hand_for_all, start_match, state_of
-from .wsclient import Page, frame_from, frame_version, top_elements
+from .wsclient import frame_from, frame_version
 
 NOW = re.compile(r'data-now="\d+"')
 TOKEN = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
