@@ -3,8 +3,10 @@
 Four people play whole hands through the services (each answering with the engine's timeout
 action); after every action the acting process renders the new version for the four of them the way
 the socket hub does (`rendering.render_for_viewers` with the announced version). Prints the CPU time
-(process time) per version rendered for four viewers: mean, p50, p95. `--regions` also times one
-viewer's frame regions with its four seat blocks rendered again rather than taken from the memo.
+(process time) per version rendered for four viewers: mean, p50, p95; the size of the frames the
+sockets get (each carries the regions that changed for it since its last frame) against a full
+frame's, and which regions they carry. `--regions` also times one viewer's regions with its four
+seat blocks rendered again rather than taken from the memo.
 
     .venv/bin/python bench/render_bench.py --actions 600 [--regions] [--profile]
 
@@ -84,7 +86,8 @@ def _frame_regions(ctx: dict) -> str:
 
     has_state = ctx["state"] is not None
     blocks = [rendering.render_region("seat", {"s": seat, "state": has_state}) for seat in ctx["seats"]]
-    return "".join(blocks + [rendering.render_region(name, ctx) for name in rendering.FRAME_REGIONS])
+    names = ["info", "centre" if has_state else "waiting", "controls", "settlement"]
+    return "".join(blocks + [rendering.render_region(name, ctx) for name in names])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -107,11 +110,18 @@ def run(args: argparse.Namespace) -> int:
     for user in users[1:]:
         services.table_sit(table_id=table.pk, user=user)
     start_match(table.pk)
-    viewers = [(user, "NOTPROVIDED", None) for user in users]
+    import re
+    from collections import Counter
+
+    screens = [None] * len(users)
+    region_id = re.compile(r'<[a-z]+ id="([a-z0-9-]+)"[^>]*hx-swap-oob')
     profiler = cProfile.Profile() if args.profile else None
     times: list[float] = []
     regions: list[float] = []
     sizes: list[int] = []
+    full_sizes: list[int] = []
+    carried: Counter = Counter()
+    carried_bytes: Counter = Counter()
     while len(times) < args.actions:
         state = state_of(table)
         if state.phase == "ended":
@@ -124,24 +134,44 @@ def run(args: argparse.Namespace) -> int:
         start = time.process_time()
         if profiler:
             profiler.enable()
+        viewers = [(user, "NOTPROVIDED", None, screen) for user, screen in zip(users, screens, strict=True)]
         frames = rendering.render_for_viewers(table.pk, viewers, table.version, table.created)
         if profiler:
             profiler.disable()
         times.append(time.process_time() - start)
-        assert all(version == table.version for version, _ in frames)
+        assert all(screen.version == table.version for screen, _ in frames)
         sizes.extend(len(html.encode()) for _, html in frames)
+        full_sizes.extend(len(rendering.frame(None, screen).encode()) for screen, _ in frames)
+        for screen, html in frames:
+            found = region_id.findall(html)
+            carried.update(found)
+            for name in found:
+                carried_bytes[name] += len(screen.regions.get(name, "").encode())
+        screens = [screen for screen, _ in frames]
         if args.regions:
             contexts = []
-            for user, token in viewers:
+            for user in users:
                 ctx = rendering.table_context(table, user)
-                ctx.update(oob=True, user=user, csrf_token=token)
+                ctx.update(user=user, csrf_token="NOTPROVIDED")
                 contexts.append(ctx)
             start = time.process_time()
             for ctx in contexts:
                 _frame_regions(ctx)
             regions.append((time.process_time() - start) / len(contexts))
     report(f"{len(times)} versions x 4 viewers: CPU ms per version", times)
-    print(f"frame size: mean {statistics.mean(sizes) / 1024:.1f} KiB, max {max(sizes) / 1024:.1f} KiB")
+    ordered = sorted(sizes)
+    print(
+        f"frame sent, per viewer per version: mean {statistics.mean(sizes) / 1024:.2f} KiB,"
+        f" p50 {ordered[len(ordered) // 2] / 1024:.2f} KiB, p95 {ordered[int(len(ordered) * 0.95)] / 1024:.2f} KiB,"
+        f" max {max(sizes) / 1024:.1f} KiB; none at all {sum(1 for n in sizes if n == 0) / len(sizes):.0%}"
+    )
+    print(
+        f"a full frame: mean {statistics.mean(full_sizes) / 1024:.1f} KiB, max {max(full_sizes) / 1024:.1f} KiB"
+    )
+    print(
+        "regions carried per viewer per version (how often, mean bytes):",
+        ", ".join(f"{k} {n / len(sizes):.2f} {carried_bytes[k] / n:.0f}" for k, n in carried.most_common()),
+    )
     if regions:
         report("one frame's regions, its 4 seat blocks unmemoised: CPU ms per frame", regions)
     if profiler:

@@ -13,14 +13,18 @@ renders every table's updates, the worst case for scaling). Then every table pla
 deal the next hand when one ends), each table at its own phase.
 
 Printed: actions per second, the latency from sending an action to the LAST of the table's four
-clients receiving the update that carries it (p50/p95/p99/max), errors (refusals, lost sockets,
-updates not seen within --patience seconds), the server processes' memory (RSS) and CPU, and the
-load generator's own CPU (it shares the machine). Needs PostgreSQL and Redis (scripts/services.sh).
+clients receiving the update that carries it (p50/p95/p99/max; a client that nothing changed for
+gets no frame and is not waited for: the action is delivered once its actor has it), errors
+(refusals, lost sockets, updates not seen within --patience seconds), the server processes' memory
+(RSS) and CPU, the load generator's own CPU (it shares the machine), and the bytes each player
+socket and each spectator socket received per action (p50/p95/mean over every socket and action).
+Needs PostgreSQL and Redis (scripts/services.sh).
 
 `--spectators N` adds N anonymous watching sockets per table (they read every frame; the latency is
 still the four players'). `--compare REV` checks REV out into a temporary git worktree and runs this
-benchmark there and here alternately (`--repeat` times each, same arguments), then prints both
-sides' p95 and server CPU per action: a side-by-side figure on a shared host.
+benchmark's servers there and here alternately (`--repeat` times each, same arguments, this load
+generator for both), then prints both sides' p95, server CPU and bytes per action: a side-by-side
+figure on a shared host.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ import websockets  # noqa: E402
 
 from tests.multiprocess.cluster import Cluster, ClusterError, DaphneServer  # noqa: E402
 
+# The frame's version: its stamp's (#frame-stamp), or the board's in a revision before the stamp.
 VERSION_RE = re.compile(r'data-version="(\d+)"')
 ACTION_RE = re.compile(r'name="action" value="(\d:[a-z_]+(?::[0-9a-z]+)?)"')
 NEXT_HAND_RE = re.compile(r'name="command" value="next_hand"')
@@ -75,6 +80,8 @@ class Stats:
     unseen: int = 0
     frames: int = 0
     spectator_frames: int = 0
+    player_bytes: list[int] = field(default_factory=list)  # per player socket per action
+    spectator_bytes: list[int] = field(default_factory=list)  # per spectator socket per action
 
     @property
     def errors(self) -> int:
@@ -90,6 +97,7 @@ class Player:
         self.actions: list[str] = []
         self.next_hand = False
         self.ws = None
+        self.received = 0  # bytes since the table's last action
 
     async def connect(self) -> None:
         self.ws = await websockets.connect(
@@ -105,6 +113,7 @@ class Player:
         try:
             async for message in self.ws:
                 stats.frames += 1
+                self.received += len(message.encode())
                 found = VERSION_RE.search(message)
                 if found is None:
                     error = ERROR_RE.search(message)
@@ -116,8 +125,11 @@ class Player:
                 if version <= self.version:
                     continue
                 self.version = version
-                self.actions = ACTION_RE.findall(message)
-                self.next_hand = bool(NEXT_HAND_RE.search(message))
+                # A frame carries the regions that changed: the offered actions are the controls'.
+                if 'id="controls"' in message:
+                    self.actions = ACTION_RE.findall(message)
+                if 'id="settlement"' in message:
+                    self.next_hand = bool(NEXT_HAND_RE.search(message))
                 self.table.seen(self.seat, version)
         except websockets.ConnectionClosed:
             pass
@@ -134,6 +146,7 @@ class Spectator:
     def __init__(self, url: str, origin: str) -> None:
         self.url, self.origin = url, origin
         self.ws = None
+        self.received = 0  # bytes since the table's last action
 
     async def connect(self) -> None:
         self.ws = await websockets.connect(
@@ -142,8 +155,9 @@ class Spectator:
 
     async def read(self, stats: Stats) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
-            async for _ in self.ws:
+            async for message in self.ws:
                 stats.spectator_frames += 1
+                self.received += len(message.encode())
 
 
 class Table:
@@ -153,18 +167,19 @@ class Table:
     def __init__(self, table_id: int, stats: Stats, pace: float, patience: float) -> None:
         self.table_id, self.stats, self.pace, self.patience = table_id, stats, pace, patience
         self.players: list[Player] = []
+        self.spectators: list[Spectator] = []
         self.target: int | None = None
         self.sent_at = 0.0
-        self.arrived: set[int] = set()
+        self.actor: int | None = None
+        self.arrived: dict[int, float] = {}  # seat -> when its update of the last action came
         self.done = asyncio.Event()
         self.changed = asyncio.Event()
         self.closing = False
 
     def seen(self, seat: int, version: int) -> None:
         if self.target is not None and version >= self.target and seat not in self.arrived:
-            self.arrived.add(seat)
-            if len(self.arrived) == len(self.players):
-                self.stats.latencies.append(time.monotonic() - self.sent_at)
+            self.arrived[seat] = time.monotonic()
+            if seat == self.actor:
                 self.done.set()
         self.changed.set()
 
@@ -172,20 +187,33 @@ class Table:
         self.done.set()  # the action will not produce an update: move on to the next one
 
     def _next_move(self) -> tuple[Player, dict] | None:
-        newest = max(p.version for p in self.players)
-        for player in self.players:
-            if player.version != newest:
-                continue
+        """The seat asked, by what its socket shows (a socket shows the version of its last frame;
+        its offered actions are still good: any change of them comes in a frame)."""
+        for player in sorted(self.players, key=lambda p: -p.version):
             action = choose(player.actions)
             if action is not None:
-                return player, {"action": action, "version": str(newest)}
+                return player, {"action": action, "version": str(player.version)}
             if player.next_hand:
-                return player, {"command": "next_hand", "version": str(newest)}
+                return player, {"command": "next_hand", "version": str(player.version)}
         return None
+
+    def _account(self, measuring: bool) -> None:
+        """Close the last action's books: its latency (to the last client its update reached) and
+        the bytes every socket received since it was sent."""
+        if self.target is not None and self.actor in self.arrived:
+            self.stats.latencies.append(max(self.arrived.values()) - self.sent_at)
+        for socket in [*self.players, *self.spectators]:
+            if measuring and self.target is not None:
+                samples = (
+                    self.stats.player_bytes if isinstance(socket, Player) else self.stats.spectator_bytes
+                )
+                samples.append(socket.received)
+            socket.received = 0
 
     async def run(self, until: float) -> None:
         loop = asyncio.get_running_loop()
         next_slot = loop.time() + random.uniform(0, self.pace)
+        self._account(measuring=False)
         while loop.time() < until:
             await asyncio.sleep(max(0.0, next_slot - loop.time()))
             next_slot += self.pace
@@ -193,8 +221,10 @@ class Table:
             if move is None:  # nobody is asked right now (e.g. a ready check): look again next slot
                 continue
             player, message = move
+            self._account(measuring=True)
             self.target = max(p.version for p in self.players) + 1
-            self.arrived = set()
+            self.actor = player.seat
+            self.arrived = {}
             self.done.clear()
             self.sent_at = time.monotonic()
             self.stats.actions += 1
@@ -203,7 +233,8 @@ class Table:
                 await asyncio.wait_for(self.done.wait(), timeout=self.patience)
             except TimeoutError:
                 self.stats.unseen += 1
-            self.target = None
+        self._account(measuring=True)
+        self.target = None
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -258,10 +289,11 @@ async def run_load(cluster: Cluster, seeded: dict, args: argparse.Namespace) -> 
     watchers = []
     for table in tables:
         server = servers[table.table_id % len(servers)]
-        watchers += [
+        table.spectators = [
             Spectator(f"{server.ws_url}/ws/table/{table.table_id}/", server.http_url)
             for _ in range(args.spectators)
         ]
+        watchers += table.spectators
     for batch in range(0, len(watchers), CONNECT_BATCH):
         group = watchers[batch : batch + CONNECT_BATCH]
         await asyncio.gather(*(w.connect() for w in group))
@@ -292,6 +324,8 @@ async def run_load(cluster: Cluster, seeded: dict, args: argparse.Namespace) -> 
     cpu_before = {s.name: cpu_seconds(s.pid) for s in servers}
     own_before = resource.getrusage(resource.RUSAGE_SELF)
     stats.latencies.clear()
+    stats.player_bytes.clear()
+    stats.spectator_bytes.clear()
     stats.actions = 0
     began = time.monotonic()
     until = asyncio.get_running_loop().time() + args.duration
@@ -349,6 +383,12 @@ def report(args: argparse.Namespace, result: dict) -> None:
         print(f"  server CPU       {server_ms:.1f} ms per action (all daphne processes together)")
         if stats.actions:
             print(f"  frames           {stats.frames / stats.actions / 4:.2f} per player per action")
+    for name, samples in (("player", stats.player_bytes), ("spectator", stats.spectator_bytes)):
+        if samples:
+            print(
+                f"  bytes/{name:<9}  p50 {percentile(samples, 50):.0f}  p95 {percentile(samples, 95):.0f}"
+                f"  mean {statistics.fmean(samples):.0f} per socket per action"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -426,6 +466,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 FIGURES_RE = re.compile(r"p95 ([0-9.]+).*?server CPU\s+([0-9.]+) ms per action", re.S)
+BYTES_RE = re.compile(r"bytes/player\s+p50 (\d+)\s+p95 (\d+)")
 
 
 def _without_compare(argv: list[str]) -> list[str]:
@@ -440,29 +481,9 @@ def _without_compare(argv: list[str]) -> list[str]:
     return out
 
 
-def _known_to(script: Path, argv: list[str]) -> list[str]:
-    """`argv` without the options `script` does not know (an older revision's benchmark may lack one
-    added since, e.g. --claim-pause: that revision has no such setting)."""
-    import subprocess
-
-    usage = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True).stdout
-    out, skip = [], False
-    for item in argv:
-        name = item.split("=", 1)[0]
-        if skip and not item.startswith("--"):
-            continue
-        skip = False
-        if name.startswith("--") and name not in usage:
-            print(f"({script.parent.parent.name}: no {name}; left out there)")
-            skip = "=" not in item
-            continue
-        out.append(item)
-    return out
-
-
 def compare(args: argparse.Namespace, argv: list[str]) -> int:
-    """Run this checkout and REV alternately (here, REV, REV, here, ...) with the same arguments
-    (those REV's benchmark knows)."""
+    """Run the servers of this checkout and of REV alternately (here, REV, REV, here, ...) with the
+    same arguments, driven by this load generator both times (it reads either revision's frames)."""
     import subprocess
     import tempfile
 
@@ -475,7 +496,7 @@ def compare(args: argparse.Namespace, argv: list[str]) -> int:
     rest = _without_compare(argv)
     sides = {"here": REPO, rev: other}
     figures: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
-    arguments = {"here": rest, rev: _known_to(other / "bench" / "ws_load.py", rest)}
+    sizes: dict[str, list[tuple[int, int]]] = {name: [] for name in sides}
     order = []
     for i in range(args.repeat):
         pair = ["here", rev] if i % 2 == 0 else [rev, "here"]
@@ -483,23 +504,35 @@ def compare(args: argparse.Namespace, argv: list[str]) -> int:
     for name in order:
         print(f"--- {name}: {sides[name]}", flush=True)
         run = subprocess.run(
-            [sys.executable, str(sides[name] / "bench" / "ws_load.py"), *arguments[name]],
-            cwd=sides[name],
+            [sys.executable, str(REPO / "bench" / "ws_load.py"), *rest],
+            cwd=REPO,
             capture_output=True,
             text=True,
-            env={**os.environ, "PYTHONPATH": str(sides[name])},
+            env={**os.environ, "PYTHONPATH": str(sides[name]), "SHMJ_CLUSTER_REPO": str(sides[name])},
         )
-        print(run.stdout[-900:], run.stderr[-600:] if run.returncode else "", flush=True)
+        print(run.stdout[-1100:], run.stderr[-600:] if run.returncode else "", flush=True)
         found = FIGURES_RE.search(run.stdout)
         if found:
             figures[name].append((float(found.group(1)), float(found.group(2))))
+        found = BYTES_RE.search(run.stdout)
+        if found:
+            sizes[name].append((int(found.group(1)), int(found.group(2))))
     print(f"\ncompare ({' '.join(rest)}), runs in the order {', '.join(order)}:")
+    cpu_of = {}
     for name, runs in figures.items():
         if runs:
             p95 = statistics.median(r[0] for r in runs)
-            cpu = statistics.median(r[1] for r in runs)
+            cpu = cpu_of[name] = statistics.median(r[1] for r in runs)
             each = "; ".join(f"p95 {a:.1f} ms, {b:.1f} ms CPU/action" for a, b in runs)
-            print(f"  {name:<8} median p95 {p95:.1f} ms, median server CPU {cpu:.2f} ms per action  ({each})")
+            size = ""
+            if sizes[name]:
+                size = f", bytes per player socket per action p50 {statistics.median(b[0] for b in sizes[name]):.0f}"
+                size += f" p95 {statistics.median(b[1] for b in sizes[name]):.0f}"
+            print(
+                f"  {name:<8} median p95 {p95:.1f} ms, median server CPU {cpu:.2f} ms per action{size}  ({each})"
+            )
+    if "here" in cpu_of and rev in cpu_of and cpu_of[rev]:
+        print(f"  server CPU per action here / {rev}: {cpu_of['here'] / cpu_of[rev]:.2f}")
     return 0
 
 

@@ -471,7 +471,7 @@ async def test_a_socket_speaks_the_language_of_its_page(compiled):
         version = max(player.version, watcher.version) + 1
         await player.until(version)
         await watcher.until(version)
-        pushed_en, pushed_zh = player.frames[-1], watcher.frames[-1]
+        pushed_en, pushed_zh = player.shown, watcher.shown
         await player.communicator.send_to(text_data="not json")
         error = await player.next()
     finally:

@@ -108,7 +108,8 @@ class TableConsumer(GuardedSends, AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         session = self.scope.get("session")
         self.session_key = session.session_key if session is not None else None
-        self.version = -1
+        self.version = -1  # the table version the socket shows
+        self.screen = None  # what it shows (rendering.Screen), region by region
         self.language = socket_language(self.scope)
         self.pushing = -1  # the newest version a render in flight will push to this socket
         self.rate = limits.RateLimit()
@@ -230,11 +231,13 @@ class TableConsumer(GuardedSends, AsyncWebsocketConsumer):
             await super().dispatch(message)
 
     async def send_snapshot(self, force: bool = False) -> None:
-        [(version, html)] = await database_sync_to_async(
-            rendering.render_for_viewers, thread_sensitive=False
-        )(self.table_id, [(self.user, self.csrf_token, self.language)])
-        if force or version > self.version:
-            self.version = version
+        """A full frame of the table as it is now (on connecting, on request, or when the socket's
+        person came back on another socket): every region, whatever the socket showed before."""
+        [(screen, html)] = await database_sync_to_async(rendering.render_for_viewers, thread_sensitive=False)(
+            self.table_id, [(self.user, self.csrf_token, self.language, None)]
+        )
+        if screen is not None and (force or screen.version > self.version):
+            self.version, self.screen = screen.version, screen
             await self.send(text_data=html)
 
 

@@ -62,6 +62,9 @@ class _UpdateHub:
         self._tasks: set[asyncio.Task] = set()
         self._listener: asyncio.Task | None = None
         self._users_renewal = float("-inf")
+        # Notified after every push: what a socket shows may have moved on without a frame (tests wait
+        # on it, tests/games/wsclient.py).
+        self.pushed = asyncio.Condition()
 
     async def join(self, socket: Viewer) -> None:
         async with self._starting:
@@ -143,8 +146,9 @@ class _UpdateHub:
                 await socket.drop()
 
     async def push(self, table_id: int, announced: int) -> None:
-        """Push version `announced` to the table's sockets here that have not got it (or a newer one)
-        and are not about to."""
+        """Bring the table's sockets here that have not got version `announced` (or a newer one), and
+        are not about to, to what they show at that version: each gets the regions that changed for
+        it, or nothing at all when nothing it shows did (a claim answered by another seat)."""
         table_sockets = self.sockets.get(table_id)
         if not table_sockets:
             return
@@ -153,12 +157,16 @@ class _UpdateHub:
             return
         for socket in sockets:
             socket.pushing = announced
+        shown = [socket.screen for socket in sockets]
         try:
             # A read-only render may run on any worker thread: thread-sensitive calls all share one
             # thread per process, which made every render wait in a single queue (bench/ws_load.py).
             frames = await database_sync_to_async(rendering.render_for_viewers, thread_sensitive=False)(
                 table_id,
-                [(s.user, s.csrf_token, s.language) for s in sockets],
+                [
+                    (s.user, s.csrf_token, s.language, screen)
+                    for s, screen in zip(sockets, shown, strict=True)
+                ],
                 announced,
                 sockets[0].table_created,
             )
@@ -168,10 +176,20 @@ class _UpdateHub:
                 if socket in table_sockets:
                     await socket.close(code=1011)
             return
-        for socket, (version, html) in zip(sockets, frames, strict=True):
-            if version > socket.version and socket in self.sockets.get(table_id, ()):
-                socket.version = version
+        for socket, before, (screen, html) in zip(sockets, shown, frames, strict=True):
+            if (
+                screen is None
+                or screen.version <= socket.version
+                or socket not in self.sockets.get(table_id, ())
+            ):
+                continue
+            if socket.screen is not before:  # a snapshot went out meanwhile: the difference from it
+                html = rendering.frame(socket.screen, screen)
+            socket.version, socket.screen = screen.version, screen
+            if html:
                 await socket.send(text_data=html)
+        async with self.pushed:
+            self.pushed.notify_all()
 
 
 _hubs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

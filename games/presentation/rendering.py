@@ -1,19 +1,48 @@
-"""Turning a table into what one viewer may see: template context and rendered fragments.
+"""Turning a table into what one viewer may see: template context, regions and socket frames.
 
 Everything game-related comes from the engine's `HandView` (`state.hand_view(seat)`) for the viewer's
 own seat (or `hand_view(None)` for a spectator); the full state never reaches a template.
 
 Words are in the active language: a page's request's, or for a socket frame the socket's (its
 `language`, which `render_for_viewers` activates around that viewer's frame). What is shared between
-viewers and holds words (seat blocks, the settlement panel, the spectators' frame) is shared per
+viewers and holds words (seat blocks, the settlement panel, the spectators' screen) is shared per
 language.
+
+The frame format (issue 25)
+---------------------------
+The table page is made of regions, each an element with a stable id, each rendered from one
+template of templates/jinja2/games/table/:
+
+    #frame-stamp   stamp.html     the version shown (data-version) and the one a frame assumed (data-from)
+    #table-error   error.html     a refusal's message (sent alone, not part of the table's frames)
+    #board         board.html     the layout around the board's regions:
+      #table-info    info.html      room, dealer, phase and whose turn, commitment, sound, leave
+      #waiting-room  waiting.html   before a match: seats, stake, bots, start (instead of the felt)
+      #seat-N        seat.html      seat N's block (N = 0..3, its position class is the viewer's)
+      #table-centre  centre.html    compass, pointer, countdown, wall, dice
+    #controls      controls.html  the viewer's own hand, 听牌 and action bar (claim choices)
+    #settlement    settlement.html  the settlement panel (an empty closed section during play)
+
+What one viewer is shown of one version is a `Screen` (region id -> HTML). A socket remembers the
+Screen it shows; a frame brings it to the next one: the stamp, then every region whose HTML differs,
+each marked `hx-swap-oob="morph"` (`oob`: the templates never carry it), the whole board when its
+layout differs (waiting room or felt, or the viewer's seat); nothing at all when nothing it shows
+changed (so a seat answering a claim sends nobody else a frame: a frame count tells nothing). A new
+socket (a connect, a reconnect, a snapshot request) gets a full frame: stamp, board, controls,
+settlement. The version is only in the stamp and in the forms of the controls (the service refuses a
+stale one), so the regions every viewer shares do not change with a version that changed nothing.
+
+The seat blocks are public (other seats' concealed tiles are only a count; a concealed kong is face
+down to all but its owner) and rendered once per version and language for everyone; #controls and
+the claim choices exist per seat only, in that seat's frames; the spectators (signed in or not)
+share one Screen per version and language.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import Counter
-from dataclasses import fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from functools import lru_cache
 
 from django.conf import settings
@@ -508,45 +537,122 @@ def render_table_fragments(
     created=None,
     language: str | None = None,
 ) -> tuple[int, str]:
-    """(version, html): every live region of the table for this viewer, each marked for an OOB swap.
+    """(version, html): the full frame of the table for this viewer (every live region, each marked for
+    an OOB swap).
     `version`, `created`: the version an update announced and the table's `created` as the socket
     learnt it (a process-wide read of that version may then be reused); `language`: the frame's
     (None: the active one)."""
     viewer = (user, csrf_token_for(csrf_cookie), language)
-    return render_for_viewers(table_id, [viewer], version, created)[0]
+    [(screen, html)] = render_for_viewers(table_id, [viewer], version, created)
+    return (screen.version if screen else -1), html
 
 
 def render_for_viewers(table_id: int, viewers: list[tuple], version: int | None = None, created=None) -> list:
     """`render_table_fragments` for several viewers of one table at once, from one read: `viewers` are
-    (user, csrf token, language) triples (language None: the active one); returns one (version, html)
-    per viewer, in order."""
+    (user, csrf token, language) triples (language None: the active one), or quadruples whose fourth
+    item is the `Screen` the socket shows (None: it shows nothing yet); returns per viewer its new
+    `Screen` and the frame that brings it there ("" when nothing it shows has changed), in order."""
     table, seats = _table_for_update(table_id, version, created)
     if table is None:
-        return [(-1, "")] * len(viewers)
+        return [(None, "")] * len(viewers)
     seated = {s.user_id for s in seats or () if s.user_id}
-    spectators: dict[tuple[bool, str], str] = {}
-    frames = []
-    for user, csrf_token, language in viewers:
+    spectators: dict[tuple[bool, str], Screen] = {}
+    out = []
+    for user, csrf_token, language, *shown in viewers:
         language = language or translation.get_language()
         signed_in = user is not None and user.is_authenticated
         with translation.override(language):
             if signed_in and user.pk in seated:
-                frames.append((table.version, _render_frame(table, user, seats, csrf_token)))
-                continue
-            # Everyone not seated sees the same frame (signed in or not) in their language: rendered
-            # once per version. Its forms carry no token of their own; htmx sends the page's
-            # (base.html's hx-headers).
-            html = spectators.get((signed_in, language))
-            if html is None:
-                html = spectators[signed_in, language] = _render_frame(table, user, seats, "NOTPROVIDED")
-        frames.append((table.version, html))
-    return frames
+                screen = _screen(table, user, seats, csrf_token)
+            else:
+                # Everyone not seated sees the same screen (signed in or not) in their language:
+                # rendered once per version. Its forms carry no token of their own; htmx sends the
+                # page's (base.html's hx-headers).
+                screen = spectators.get((signed_in, language))
+                if screen is None:
+                    screen = spectators[signed_in, language] = _screen(table, user, seats, "NOTPROVIDED")
+            out.append((screen, frame(shown[0] if shown else None, screen)))
+    return out
 
 
-def _render_frame(table: Table, user, seats: list[Seat] | None, csrf_token: str) -> str:
+# --- frames --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Screen:
+    """What one viewer is shown of one table version, region by region: `regions` maps an element id
+    to its HTML (without `hx-swap-oob`), in the order a full frame sends them; `board` says which
+    regions the board is made of, and `shell` which layout holds them (waiting room or felt, and the
+    seat at the bottom)."""
+
+    version: int
+    shell: tuple
+    board: tuple[str, ...]
+    regions: dict[str, str]
+    context: dict
+
+    def board_html(self) -> str:
+        return render_region("board", {**self.context, "units": self.regions})
+
+
+def _screen(table: Table, user, seats: list[Seat] | None, csrf_token: str) -> Screen:
     ctx = table_context(table, user, seats)
-    ctx.update(oob=True, user=user, csrf_token=csrf_token)
-    return "".join([_frame_region(name, ctx) for name in FRAME_REGIONS])
+    ctx.update(user=user, csrf_token=csrf_token)
+    return _screen_of(ctx)
+
+
+def _screen_of(ctx: dict) -> Screen:
+    regions = {"table-info": render_region("info", ctx)}
+    if ctx["is_waiting"]:
+        regions["waiting-room"] = render_region("waiting", ctx)
+        mode = "waiting"
+    else:
+        for seat in ctx["seats"]:
+            regions[f"seat-{seat.index}"] = ctx["seat_html"][seat.position]
+        mode = "felt"
+        if ctx["state"] is not None:
+            regions["table-centre"] = render_region("centre", ctx)
+            mode = "play"
+    board = tuple(regions)
+    anchor = ctx["viewer"] if ctx["viewer"] is not None else 0
+    for name in ("controls", "settlement"):
+        regions[name] = _frame_region(name, ctx)
+    return Screen(ctx["version"], (mode, anchor), board, regions, ctx)
+
+
+def frame(shown: Screen | None, screen: Screen) -> str:
+    """The frame that turns `shown` (what a socket shows; None: nothing, or not known) into `screen`:
+    the stamp, then each region that differs, as an out-of-band swap of the element with its id; the
+    whole board when its layout differs. "" when nothing differs (no frame is sent)."""
+    if shown is None or shown.shell != screen.shell:
+        parts = [screen.board_html()]
+        rest = [name for name in screen.regions if name not in screen.board]
+    else:
+        parts = []
+        rest = screen.regions
+    for name in rest:
+        html = screen.regions[name]
+        if shown is None or shown.regions.get(name) != html:
+            parts.append(html)
+    if not parts:
+        return ""
+    stamp = render_region(
+        "stamp", {"from_version": shown.version if shown else None, "version": screen.version}
+    )
+    return "".join([oob(stamp), *[oob(html) for html in parts]])
+
+
+# How htmx swaps a region of a frame into the page: morphed in place (idiomorph, static/vendor/), so
+# focus and what the browser added (a raised tile, chosen tiles: static/js/morph.js) survive.
+OOB_SWAP = "morph"
+
+
+def oob(html: str) -> str:
+    """A region marked for an out-of-band swap: its first tag gets `hx-swap-oob` (the templates leave
+    it out, so that the page, the full board and a lone region are the same markup; no region's first
+    tag has a ">" in an attribute)."""
+    end = html.index(">")
+    return f'{html[:end]} hx-swap-oob="{OOB_SWAP}"{html[end:]}'
 
 
 def _frame_region(name: str, ctx: dict) -> str:
@@ -555,16 +661,12 @@ def _frame_region(name: str, ctx: dict) -> str:
     if name == "settlement" and ctx.get("settlement") is None:
         global _closed_settlement
         if _closed_settlement is None:
-            _closed_settlement = render_region("settlement", {"oob": True, "settlement": None})
+            _closed_settlement = render_region("settlement", {"settlement": None})
         return _closed_settlement
     return render_region(name, ctx)
 
 
 _closed_settlement: str | None = None
-
-
-FRAME_REGIONS = ("board", "controls", "settlement")  # what a socket frame carries, in order
-PAGE_REGIONS = ("error", *FRAME_REGIONS)
 
 
 def render_region(name: str, ctx: dict) -> str:
@@ -622,15 +724,22 @@ def table_page_context(table: Table, request) -> dict:
     """The table page's context: `table_context` with the regions rendered for the page (not as
     out-of-band swaps, with the request's CSRF token)."""
     ctx = table_context(table, request.user)
-    ctx.update(oob=False, user=request.user, request=request, csrf_token=get_token(request))
-    ctx["regions"] = {name: render_region(name, ctx) for name in PAGE_REGIONS}
+    ctx.update(user=request.user, request=request, csrf_token=get_token(request))
+    screen = _screen_of(ctx)
+    ctx["regions"] = {
+        "stamp": render_region("stamp", {"from_version": None, "version": table.version}),
+        "error": render_region("error", {}),
+        "board": screen.board_html(),
+        "controls": screen.regions["controls"],
+        "settlement": screen.regions["settlement"],
+    }
     return ctx
 
 
 def render_error(error: ServiceError, language: str | None = None) -> str:
     """The error region for a socket, in its `language` (None: the active one)."""
     with translation.override(language or translation.get_language()):
-        return render_region("error", {"error": error, "oob": True})
+        return oob(render_region("error", {"error": error}))
 
 
 def lobby_context(user) -> dict:

@@ -51,12 +51,22 @@
     event.preventDefault();
   });
 
-  // A new hand arrives after every move: the raised tile goes back down.
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    var raised = document.querySelector('#controls [data-zone="hand"] .tile-btn.raised');
-    if (!raised) {
-      var focused = document.activeElement;
-      if (focused && focused.classList && focused.classList.contains("tile-btn")) raise(focused);
-    }
-  });
+  // A frame morphs the hand in place: a raised tile stays raised while it is still the same tile
+  // (static/js/morph.js); after a move of yours the hand is new and nothing is raised.
+  function actionOf(node) {
+    var form = node.closest("form");
+    var input = form && form.querySelector("input[name=action]");
+    return input ? input.value : null;
+  }
+  if (window.shmjMorph) {
+    window.shmjMorph.keep(function (oldNode, newNode) {
+      var raised = oldNode.classList.contains("raised") || oldNode.classList.contains("for-raised");
+      if (!raised || actionOf(oldNode) === null || actionOf(oldNode) !== actionOf(newNode)) return;
+      if (oldNode.classList.contains("raised")) {
+        newNode.classList.add("raised");
+        newNode.setAttribute("aria-pressed", "true");
+      }
+      if (oldNode.classList.contains("for-raised")) newNode.classList.add("for-raised");
+    });
+  }
 })();

@@ -102,7 +102,20 @@
     if (enabled()) audio();
     showToggle();
   });
-  document.addEventListener("htmx:wsAfterMessage", onUpdate);
+  // A frame morphs the page in place: a new prompt or result is an attribute that changed, and the
+  // sound switch keeps its state (static/js/morph.js).
+  if (window.shmjMorph) {
+    window.shmjMorph.keep(function (oldNode, newNode) {
+      if (oldNode.id !== "sound-toggle") return;
+      newNode.setAttribute("aria-pressed", oldNode.getAttribute("aria-pressed") || "false");
+      newNode.textContent = oldNode.textContent;
+    });
+  }
+  new MutationObserver(onUpdate).observe(document.documentElement, {
+    subtree: true,
+    attributes: true,
+    attributeFilter: ["data-prompt", "data-result"]
+  });
   document.addEventListener("DOMContentLoaded", onUpdate);
   setInterval(tick, 250);
 })();

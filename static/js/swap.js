@@ -1,11 +1,9 @@
 // 换牌 (swap.html): tap tiles of the hand to choose the five to bury. Each tap toggles a tile; the
 // counter shows how many are chosen, the hidden `tiles` field carries them to the server, and the
 // confirm button is enabled only at exactly five. The server checks the choice again.
-// Others' swaps re-render the controls during the window: the choice is kept across those frames
-// (the hand itself does not change until this seat swaps).
+// Others' swaps change the controls during the window: a frame morphs them in place and the choice is
+// carried over (static/js/morph.js) while the hand is the same (it does not change until this seat swaps).
 (function () {
-  var kept = null; // {hand: "1m 2m ...", chosen: [indices]}
-
   function tiles(form) {
     return Array.prototype.slice.call(form.querySelectorAll(".swap-tile"));
   }
@@ -21,7 +19,6 @@
     form.querySelector("[data-swap-tiles]").value = chosen.map(function (b) { return b.getAttribute("data-choice"); }).join(" ");
     form.querySelector("[data-swap-chosen]").textContent = String(chosen.length);
     form.querySelector('[data-testid="swap-confirm"]').disabled = chosen.length !== need;
-    kept = { hand: handOf(form), chosen: chosen.map(function (b) { return all.indexOf(b); }) };
   }
 
   document.addEventListener("click", function (event) {
@@ -36,11 +33,21 @@
     update(form);
   });
 
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    var form = document.querySelector("#controls .swap-form");
-    if (!form || !kept || handOf(form) !== kept.hand) return;
-    var all = tiles(form);
-    kept.chosen.forEach(function (i) { if (all[i]) all[i].setAttribute("aria-pressed", "true"); });
-    update(form);
-  });
+  if (window.shmjMorph) {
+    window.shmjMorph.keep(function (oldNode, newNode) {
+      if (!oldNode.classList.contains("swap-form") || !newNode.classList.contains("swap-form")) return;
+      if (handOf(oldNode) !== handOf(newNode)) return;
+      var before = tiles(oldNode);
+      var after = tiles(newNode);
+      before.forEach(function (b, i) {
+        if (after[i]) after[i].setAttribute("aria-pressed", b.getAttribute("aria-pressed") || "false");
+      });
+      var chosen = after.filter(function (b) { return b.getAttribute("aria-pressed") === "true"; });
+      var need = Number(oldNode.closest("[data-count]").getAttribute("data-count"));
+      newNode.querySelector("[data-swap-tiles]").setAttribute("value", chosen.map(function (b) { return b.getAttribute("data-choice"); }).join(" "));
+      newNode.querySelector("[data-swap-chosen]").textContent = String(chosen.length);
+      var confirm = newNode.querySelector('[data-testid="swap-confirm"]');
+      if (chosen.length === need) confirm.removeAttribute("disabled"); else confirm.setAttribute("disabled", "");
+    });
+  }
 })();

@@ -18,7 +18,19 @@
       }
     });
   }
+  // A frame morphs a countdown in place: the same deadline keeps its seconds, ring and clock skew.
+  if (window.shmjMorph) {
+    window.shmjMorph.keep(function (oldNode, newNode) {
+      if (!oldNode.classList.contains("countdown") || oldNode.dataset.deadline !== newNode.dataset.deadline) return;
+      if (oldNode.dataset.offset && oldNode.dataset.now === newNode.dataset.now) newNode.dataset.offset = oldNode.dataset.offset;
+      var left = oldNode.style.getPropertyValue("--left");  // CSSOM: the CSP forbids style attributes
+      if (left) newNode.style.setProperty("--left", left);
+      if (oldNode.classList.contains("urgent")) newNode.classList.add("urgent");
+      var shown = oldNode.querySelector("b");
+      var fresh = newNode.querySelector("b");
+      if (shown && fresh && !fresh.textContent) fresh.textContent = shown.textContent;
+    });
+  }
   setInterval(tick, 250);
-  document.addEventListener("htmx:wsAfterMessage", tick);
   tick();
 })();

@@ -40,7 +40,7 @@ def new_table(page: Page, room_id: int | None = None) -> int:
 
 
 def board_version(page: Page) -> str:
-    return page.locator("#board").get_attribute("data-version") or ""
+    return page.locator("#frame-stamp").get_attribute("data-version") or ""
 
 
 def my_turn(page: Page) -> None:
@@ -51,5 +51,7 @@ def my_turn(page: Page) -> None:
             return
         version = board_version(page)
         page.locator("[data-testid=choice-pass]").first.click()
-        page.wait_for_function("v => document.querySelector('#board').dataset.version !== v", arg=version)
+        page.wait_for_function(
+            "v => document.querySelector('#frame-stamp').dataset.version !== v", arg=version
+        )
     raise AssertionError("never my turn")

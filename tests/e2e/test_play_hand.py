@@ -13,13 +13,13 @@ WAIT_MS = 30_000
 
 
 def _version(page: Page) -> str:
-    return page.locator("#board").get_attribute("data-version") or ""
+    return page.locator("#frame-stamp").get_attribute("data-version") or ""
 
 
 def _wait_for_change(page: Page, version: str) -> None:
     """Wait until the table moved on (a new version) or the server refused the move (an error)."""
     page.wait_for_function(
-        """v => document.querySelector('#board').dataset.version !== v
+        """v => document.querySelector('#frame-stamp').dataset.version !== v
                || document.querySelector('#table-error [data-error-code]') !== null""",
         arg=version,
         timeout=WAIT_MS,

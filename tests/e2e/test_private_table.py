@@ -20,7 +20,7 @@ def _play_a_move(page: Page) -> None:
     prompt.first.wait_for(timeout=WAIT_MS)
     if page.locator("#settlement.open").count():
         return
-    version = page.locator("#board").get_attribute("data-version")
+    version = page.locator("#frame-stamp").get_attribute("data-version")
     if page.locator("[data-testid=choice-pass]").count():
         page.locator("[data-testid=choice-pass]").first.click()
     elif page.locator("[data-testid=discard-drawn]").count():
@@ -28,7 +28,7 @@ def _play_a_move(page: Page) -> None:
     else:
         page.locator("[data-testid=discard]").last.dblclick()  # a tap raises, the second discards
     page.wait_for_function(
-        """v => document.querySelector('#board').dataset.version !== v
+        """v => document.querySelector('#frame-stamp').dataset.version !== v
                || document.querySelector('#table-error [data-error-code]') !== null""",
         arg=version,
         timeout=WAIT_MS,

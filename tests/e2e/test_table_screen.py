@@ -61,7 +61,7 @@ def _move(page: Page) -> bool:
     else:
         page.locator("[data-testid=discard]").last.dblclick()
     page.wait_for_function(
-        """v => document.querySelector('#board').dataset.version !== v
+        """v => document.querySelector('#frame-stamp').dataset.version !== v
                || document.querySelector('#table-error [data-error-code]') !== null""",
         arg=version,
         timeout=WAIT_MS,

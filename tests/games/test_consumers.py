@@ -85,7 +85,7 @@ async def test_connect_sends_snapshot_and_an_action_updates_everyone():
     try:
         for reader in (a, b, watcher):
             first = await reader.next()
-            assert 'id="board"' in first and 'id="controls"' in first and 'hx-swap-oob="true"' in first
+            assert 'id="board"' in first and 'id="controls"' in first and 'hx-swap-oob="morph"' in first
         version, state = await until_human(table_id, 0, [a, b, watcher])
         move = state.legal_actions(0)[0]
         await send(a, {"action": str(move), "version": str(version), "HEADERS": {"HX-Request": "true"}})
@@ -341,7 +341,7 @@ async def test_an_update_is_rendered_once_for_all_the_tables_sockets(monkeypatch
         assert hops == []  # the action's message skips Channels' hop; the update reaches the hub
         assert calls[0] == (version + 1, 3)
         assert [c for c in calls if c[0] == version + 1] == [(version + 1, 3)]
-        frames = [r.frames[-1] for r in (a, b, watcher)]
+        frames = [r.shown for r in (a, b, watcher)]
         assert len({frame_version(f) for f in frames}) == 1
         assert 'data-zone="hand" data-seat="0"' in frames[0] and 'data-zone="hand" data-seat="1"' in frames[1]
         assert 'data-zone="hand"' not in frames[2]

@@ -24,7 +24,7 @@ from games.engine.tiles import code_to_str
 from games.models import Hand, Room, Table
 
 from .helpers import start_match
-from .wsclient import Reader, connect, frame_version, tiles_in
+from .wsclient import Reader, connect, frame_from, frame_version, tiles_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -76,10 +76,14 @@ async def open_readers(table_id: int, ann, ben, cat) -> dict:
     }
 
 
-async def play_watched_hands(table_id: int, readers: dict, humans: dict, move=easy_move) -> None:
+async def play_watched_hands(
+    table_id: int, readers: dict, humans: dict, move=easy_move, between=None
+) -> None:
     """Play HANDS hands of the started match, ann and ben moving through their sockets (ann presses
     下一局 between hands, then ben's press deals) and the clock for the bots; every reader has read
-    every version when it returns."""
+    every version when it returns. `between(steps)`, if given, is awaited after every step (it may
+    replace a reader in `readers`)."""
+    steps = 0
     for hand in range(HANDS):
         if hand:
             before = await current_version(table_id)
@@ -95,6 +99,9 @@ async def play_watched_hands(table_id: int, readers: dict, humans: dict, move=ea
                 version += versions
             for reader in readers.values():
                 await reader.until(version)
+            steps += 1
+            if between is not None:
+                await between(steps)
             if phase == "ended":
                 break
         else:
@@ -205,9 +212,45 @@ async def test_no_frame_leaks_hidden_tiles_over_whole_hands():
         known = await states_by_version(table_id)
         checked = Counter()
         for viewer, reader in readers.items():
-            for frame in reader.frames:
-                checked[viewer] += check_frame(frame, viewer if viewer != "anon" else None, known)
+            for _, page in reader.screens:  # what the socket's page shows after each frame
+                checked[viewer] += check_frame(page.html(), viewer if viewer != "anon" else None, known)
         assert all(checked[v] >= 10 for v in readers), checked
+    finally:
+        for reader in readers.values():
+            await reader.communicator.disconnect()
+
+
+async def test_no_leak_through_a_reconnect_or_a_snapshot_mid_hand():
+    """Difference frames over a socket's life: ben's socket closes mid-hand and a new one opens (it
+    gets a full frame, then differences), the spectator asks for a snapshot; every page each of them
+    shows after every frame, on the old and the new socket, shows only what the viewer may see."""
+    table_id, (ann, ben, cat) = await setup()
+    readers = await open_readers(table_id, ann, ben, cat)
+    old_readers = []
+
+    async def between(steps: int) -> None:
+        if steps == 15:  # ben's browser reloads mid-hand
+            old_readers.append(readers[1])
+            await readers[1].communicator.disconnect()
+            readers[1] = Reader(await connect(f"/ws/table/{table_id}/", ben))
+            await readers[1].next()
+        if steps == 25:  # the spectator asks for the whole table again
+            await readers[None].communicator.send_json_to({"command": "snapshot"})
+            frame = await readers[None].next()
+            assert frame_from(frame) is None and 'id="board"' in frame
+
+    try:
+        await start(table_id, ann)
+        await play_watched_hands(table_id, readers, humans={0: ann, 1: ben}, between=between)
+        known = await states_by_version(table_id)
+        checked = Counter()
+        assert old_readers and readers[1].frames and frame_from(readers[1].frames[0]) is None
+        for viewer, reader in [*readers.items(), *((1, r) for r in old_readers)]:
+            for _, page in reader.screens:
+                checked[viewer] += check_frame(page.html(), viewer if viewer != "anon" else None, known)
+        assert all(checked[v] >= 10 for v in readers), checked
+        # The new socket's pages after its first frame came from differences, and were checked.
+        assert len(readers[1].frames) > 5 and all(frame_from(f) is not None for f in readers[1].frames[1:])
     finally:
         for reader in readers.values():
             await reader.communicator.disconnect()

@@ -1,11 +1,14 @@
 """The uniform claim screen (issue 13): at a table with people, a seat that cannot claim a discard sees
 the same frames after it whether or not another seat could claim it, and the next draw comes no
-sooner than the room's claim pause either way.
+sooner than the room's claim pause either way; and they get as many frames, at the same moments
+(issue 24 item 8: a spectator got one more frame when a seat that could claim passed).
 
 The same table deals the same hand twice, with one difference hidden from everyone but seat 1: its
 pair of 9s (it may pong the dealer's 9s) or two other tiles (nobody can claim). The dealer, seat 2
-and a spectator read every frame; after the discard and after the next draw their frames must be
-the same in both deals, but for the version counter and the clock's timestamps.
+and a spectator read every frame; after the discard and after the next draw what they are shown must
+be the same in both deals, but for the version counter and the clock's timestamps, and they must get
+one frame for the discard and one for the draw in both (seat 1 passing in between shows nobody else
+anything).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ NO_CLAIM = "258m258p25s12356z"  # seat 1 holds no 9s, no 7s8s
 OTHERS = ["369m369p36s44z77z6z", "123456789m1234p"]
 WALL = "8s7s6s5s4s3s"
 PAUSE = timedelta(seconds=1)
-TIMES = re.compile(r'(data-version|data-deadline|data-now|name="version" value)="[\d.]+"')
+TIMES = re.compile(r'(data-from|data-version|data-deadline|data-now|name="version" value)="[\d.]*"')
 
 
 def screen(frame: str) -> str:
@@ -85,6 +88,12 @@ def discard(table_id: int, user, version: int):
 
 
 @database_sync_to_async
+def pass_claim(table_id: int, user, version: int) -> int:
+    services.table_act(table_id=table_id, user=user, action="1:pass", version=version)
+    return Table.objects.get(pk=table_id).version
+
+
+@database_sync_to_async
 def tick(table_id: int, now) -> tuple[int, GameState]:
     services.clock_tick(now=now)
     table = Table.objects.get(pk=table_id)
@@ -101,30 +110,39 @@ async def test_non_claimants_see_the_same_after_a_claimable_and_an_unclaimable_d
     }
     watchers = ("dealer", "seat 2", "spectator")
     seen: dict[str, dict[str, list[str]]] = {}
+    counts: dict[str, dict[str, list[int]]] = {}
     try:
         for case, seat_one in (("claimable", CLAIMER), ("unclaimable", NO_CLAIM)):
             version = await deal(table_id, seat_one)
             for reader in readers.values():
                 await reader.until(version)
+            dealt = {name: len(readers[name].frames) for name in watchers}
             version, discarded = await discard(table_id, ann, version)
             for reader in readers.values():
                 await reader.until(version)
-            after_discard = {name: readers[name].frames[-1] for name in watchers}
-            claimer_frame = readers["claimer"].frames[-1]
+            after_discard = {name: readers[name].shown for name in watchers}
+            discard_frames = {name: len(readers[name].frames) - dealt[name] for name in watchers}
+            claimer_frame = readers["claimer"].shown
             assert ('data-testid="choice-pong"' in claimer_frame) == (case == "claimable")
+            if case == "claimable":  # seat 1 passes at once: nobody else is shown anything
+                version = await pass_claim(table_id, ben, version)
+                for reader in readers.values():
+                    await reader.until(version)
+                assert 'data-testid="choice-pong"' not in readers["claimer"].shown
 
             # Nothing moves before the pause is over, claimable or not.
             still, state = await tick(table_id, discarded + PAUSE - timedelta(milliseconds=100))
             assert still == version and state.phase == "claims" and state.wall_remaining == len(WALL) // 2
-            # After it, the unclaimable discard's window closes; the claimable one waits for seat 1,
-            # whose claim timer runs out (it passes).
-            later = discarded + (PAUSE if case == "unclaimable" else timedelta(seconds=25))
-            version, state = await tick(table_id, later + timedelta(milliseconds=100))
+            # After it, the window closes and seat 1 draws.
+            version, state = await tick(table_id, discarded + PAUSE + timedelta(milliseconds=100))
             assert state.phase == "turn" and state.current_seat == 1 and state.drawn_tile is not None
             for reader in readers.values():
                 await reader.until(version)
-            after_draw = {name: readers[name].frames[-1] for name in watchers}
+            after_draw = {name: readers[name].shown for name in watchers}
             seen[case] = {name: [after_discard[name], after_draw[name]] for name in watchers}
+            counts[case] = {
+                name: [discard_frames[name], len(readers[name].frames) - dealt[name]] for name in watchers
+            }
     finally:
         for reader in readers.values():
             await reader.communicator.disconnect()
@@ -132,3 +150,5 @@ async def test_non_claimants_see_the_same_after_a_claimable_and_an_unclaimable_d
         claimable, unclaimable = seen["claimable"][name], seen["unclaimable"][name]
         assert "等待" in claimable[0] or "Waiting" in claimable[0]
         assert [screen(f) for f in claimable] == [screen(f) for f in unclaimable], name
+        # One frame for the discard, one for the draw: the same count whether or not a seat could claim.
+        assert counts["claimable"][name] == counts["unclaimable"][name] == [1, 2], (name, counts)

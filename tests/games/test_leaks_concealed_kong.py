@@ -68,7 +68,7 @@ async def test_a_concealed_kong_is_face_down_to_everyone_but_its_owner():
     after = await declare_kong(table_id, ben, version)
     for reader in readers:
         await reader.until(after)
-    ann_frame, ben_frame, spectator_frame = (r.frames[-1] for r in readers)
+    ann_frame, ben_frame, spectator_frame = (r.shown for r in readers)
     assert kong_zone(ben_frame, 1) == Counter({"1m": 4}), "the owner sees the kong's tiles"
     for frame in (ann_frame, spectator_frame):
         assert kong_zone(frame, 1) == Counter(), "someone else saw the concealed kong's tiles"

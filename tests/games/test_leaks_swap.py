@@ -116,8 +116,8 @@ async def test_no_frame_shows_another_seats_buried_or_drawn_tiles():
         known = await states_by_version(table_id)
         checked = {viewer: Counter() for viewer in readers}
         for viewer, reader in readers.items():
-            for frame in reader.frames:
-                phase = check_frame(frame, viewer if viewer != "anon" else None, known)
+            for _, page in reader.screens:
+                phase = check_frame(page.html(), viewer if viewer != "anon" else None, known)
                 if phase is not None:
                     checked[viewer][phase] += 1
         assert all(c["swap"] >= 1 and c["after burials"] >= 10 for c in checked.values()), checked

@@ -174,7 +174,7 @@ async def test_the_spectators_frame_is_rendered_once_per_version(monkeypatch):
         for reader in [player, *watchers]:
             await reader.until(version + 1)
         assert sorted(calls) == [False, True]  # the player's frame, and one for the five watchers
-        frames = {w.frames[-1] for w in watchers}
+        frames = {w.shown for w in watchers}
         assert len(frames) == 1 and 'data-zone="hand"' not in frames.pop()
     finally:
         for reader in [player, *watchers]:

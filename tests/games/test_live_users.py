@@ -24,7 +24,7 @@ async def closed_with(reader: Reader) -> int:
         output = await reader.communicator.receive_output(timeout=5)
         if output["type"] == "websocket.close":
             return output["code"]
-        reader.frames.append(output["text"])
+        reader.keep(output["text"])
 
 
 @database_sync_to_async
@@ -43,7 +43,7 @@ async def test_logging_out_closes_the_user_s_sockets_and_no_one_else_s():
         await reader.next()
     await log_out(alice)
     assert await closed_with(a1) == 4401 and await closed_with(a2) == 4401
-    assert 'data-error-code="signed_out"' in a1.frames[-1]
+    assert 'data-error-code="signed_out"' in a1.shown
     await send(b, {"command": "snapshot"})
     assert 'id="board"' in await b.next()  # bob's socket lives on
     await b.communicator.disconnect()
@@ -73,7 +73,7 @@ async def test_an_action_from_a_socket_whose_session_is_gone_is_refused():
     await database_sync_to_async(lambda: Session.objects.all().delete())()
     await send(reader, {"action": str(state.legal_actions(0)[0]), "version": version})
     assert await closed_with(reader) == 4401
-    assert 'data-error-code="signed_out"' in reader.frames[-1]
+    assert 'data-error-code="signed_out"' in reader.shown
     assert (await snapshot(table_id))[0] == version
 
 

@@ -83,7 +83,7 @@ async def latest(reader: Reader, table_id: int, *, after: int) -> str:
     """The newest frame once this socket has seen a version past `after` and the stored version."""
     await reader.until(after + 1)
     await reader.until((await table_row(table_id)).version)
-    return reader.frames[-1]
+    return reader.shown
 
 
 async def command(reader: Reader, table_id: int, payload: dict) -> int:

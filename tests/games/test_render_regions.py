@@ -3,7 +3,7 @@
 Four people play two whole hands (one on auto-play, one with markup in their display name) while a
 spectator watches; at every version each of them gets a frame, and the frame's structure is checked
 against what the engine lets that viewer see: one board, controls and settlement section each, swapped
-out of band; four seat blocks, the viewer's own at the bottom; in the controls, exactly the viewer's
+out of band, after the stamp with its version; four seat blocks, the viewer's own at the bottom; in the controls, exactly the viewer's
 concealed tiles, a discard button for exactly the discards the engine allows, and one button per other
 legal action; nothing but public information for the spectator. The frames go through turns with a
 countdown and a drawn tile, claims, the settlement and the next hand.
@@ -27,8 +27,8 @@ from games.presentation.jinja import csrf_field, timestamp
 
 from .helpers import press_next_hand_for_all, start_match, state_of
 
-SECTION = re.compile(r'<section id="(\w+)"[^>]*hx-swap-oob="true"')
-SEAT_BLOCK = re.compile(r'<div class="seat seat-(\w+)[^"]*" data-seat="(\d)">')
+SECTION = re.compile(r'<section id="(\w+)"[^>]*hx-swap-oob="morph"')
+SEAT_BLOCK = re.compile(r'<div id="seat-\d" class="seat seat-(\w+)[^"]*" data-seat="(\d)">')
 
 
 @pytest.fixture
@@ -57,7 +57,7 @@ def check_frame(table_id: int, seat: int | None, user, seen: set[str]) -> None:
     assert sorted(int(index) for _, index in blocks) == [0, 1, 2, 3]
     assert sorted(position for position, _ in blocks) == ["bottom", "left", "right", "top"]
     assert (str(seat if seat is not None else 0)) == dict(blocks)["bottom"]
-    assert f'data-version="{version}"' in board
+    assert f'<i id="frame-stamp" hidden data-from="" data-version="{version}" hx-swap-oob="morph">' in html
     if 'data-zone="revealed"' in board:
         seen.add("block-revealed")
     if view["phase"] != "ended":

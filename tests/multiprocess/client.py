@@ -2,7 +2,8 @@
 
 It logs in with a Django session cookie (made in the database by `seed.py`), sends the Origin header
 the server's `AllowedHostsOriginValidator` expects, and records every frame it receives with the
-table version the frame carries.
+table version the frame carries. A frame carries only the regions that changed for the socket, so
+the client also keeps the page they make (`last_frame`: what the browser would show).
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from dataclasses import dataclass, field
 
 import websockets
 
+from tests.framepage import Page
 from tests.multiprocess import frames
 
-VERSION_RE = re.compile(r'data-version="(\d+)"')
+VERSION_RE = re.compile(r'id="frame-stamp"[^>]*data-version="(\d+)"')
 
 
 def frame_version(frame: str) -> int | None:
@@ -51,6 +53,7 @@ class TableClient:
     closed_by_server: bool = False
     sent: list[tuple[int, str]] = field(default_factory=list)  # (version seen, action) for every action sent
     connections: list[int] = field(default_factory=list)  # index in `frames` where each connection began
+    page: Page = field(default_factory=Page)  # what the frames of the current connection show
 
     @property
     def url(self) -> str:
@@ -70,6 +73,7 @@ class TableClient:
         )
         self.closed_by_server = False
         self.connections.append(len(self.frames))
+        self.page = Page()
         self._reader = asyncio.create_task(self._read(self._ws), name=f"reader-{self.name}")
 
     async def _read(self, ws) -> None:
@@ -77,6 +81,7 @@ class TableClient:
             async for message in ws:
                 text = message if isinstance(message, str) else message.decode()
                 self.frames.append(Frame(time.monotonic(), text, frame_version(text)))
+                self.page = self.page.after(text)
                 self._changed.set()
         except websockets.ConnectionClosed:
             pass
@@ -110,10 +115,8 @@ class TableClient:
 
     @property
     def last_frame(self) -> str:
-        for frame in reversed(self.frames):
-            if frame.version is not None:
-                return frame.text
-        return ""
+        """What the page shows after the frames so far ("" before the first)."""
+        return self.page.html() if self.versions else ""
 
     async def wait_for(self, predicate, *, timeout: float, what: str):
         """Wait (on frames, not on a fixed sleep) until `predicate(self)` is truthy."""

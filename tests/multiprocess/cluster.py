@@ -21,7 +21,9 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+# The code the cluster runs: this checkout, or another one (bench/ws_load.py --compare runs one load
+# generator against two revisions' servers).
+REPO = Path(os.environ.get("SHMJ_CLUSTER_REPO") or Path(__file__).resolve().parents[2])
 PG_HOST = os.environ.get("PGHOST", "127.0.0.1")
 PG_PORT = int(os.environ.get("PGPORT", "5432"))
 PG_USER = os.environ.get("PGUSER", "postgres")

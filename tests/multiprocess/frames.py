@@ -37,7 +37,7 @@ class _FrameParser(HTMLParser):
             self.commands.append(attributes.get("value") or "")
         if attributes.get("data-error-code"):
             self.error_codes.append(attributes["data-error-code"])
-        if attributes.get("data-tile") and self._nearest("id") == "board":
+        if attributes.get("data-tile") and any(a.get("id") == "board" for a in self.stack):
             zone = self._nearest("data-zone")
             seat = self._nearest("data-seat")
             if zone in PUBLIC_ZONES and seat is not None:
