@@ -527,7 +527,7 @@ def read_query(query: Mapping) -> tuple[HandInput, list[Problem]]:
             options.append((name, value))
     cap = _CAP_DEFAULT
     cap_text = r.text("cap")
-    if cap_text == "off":
+    if cap_text in ("off", "0"):  # the form writes 0 for no cap, a link may say off
         cap = None
     elif cap_text is not None:
         cap = r.number("cap", 1, 100, _CAP_DEFAULT, ("封顶勒子数", "The loss cap"))
