@@ -167,7 +167,9 @@ def _step(step: EngineStep, prev: int, ctx: WinContext, score: WinScore, rules: 
         return Step(gettext("{by}的底").format(by=by), formula)
     if step.kind == StepKind.FIXED:
         if lazi:
-            return Step(gettext("{by}：固定 {op} 喇").format(by=by, op=op), f"V = {op} × {v // op} = {v} {hua}")
+            return Step(
+                gettext("{by}：固定 {op} 喇").format(by=by, op=op), f"V = {op} × {v // op} = {v} {hua}"
+            )
         return Step(gettext("{by}：付封顶").format(by=by), f"V = {v}")
     if step.kind == StepKind.FLOOR:
         return Step(gettext("{by}：至少一勒子").format(by=by), f"P = {hi}(P, {op}) = {v}")
@@ -224,10 +226,10 @@ _REFUSED = {
 }
 
 _REASONS = {
-    "discard": gettext_lazy("点炮：放铳者付一份。"),
-    "chu_chong": gettext_lazy("出冲：放铳者付两份，另两家各付一份。"),
-    "bao_chong": gettext_lazy("包冲：放铳者包付三份。"),
-    "qingyise_9_bao": gettext_lazy("清一色九张落地：放铳者包付三份。"),
+    "discard": gettext_lazy("冲牌：放冲者付一份。"),
+    "chu_chong": gettext_lazy("出冲：放冲者付两份，另两家各付一份。"),
+    "bao_chong": gettext_lazy("包冲：放冲者包付三份。"),
+    "qingyise_9_bao": gettext_lazy("清一色九张落地：放冲者包付三份。"),
     "self_draw": gettext_lazy("自摸：另三家各付一份。"),
     "rob_kong": gettext_lazy("抢杠：被抢杠者付三份。"),
 }
@@ -246,7 +248,7 @@ def who_pays(ctx: WinContext, settlement: Settlement, labels: Sequence[str]) -> 
     )
     ready = ""
     if ctx.win == "discard" and ctx.from_seat not in partners:  # §7: the discarder's readiness decides
-        ready = gettext("放铳者已听牌，") if ctx.ready[ctx.from_seat] else gettext("放铳者未听牌，")
+        ready = gettext("放冲者已听牌，") if ctx.ready[ctx.from_seat] else gettext("放冲者未听牌，")
     text = gettext("承包（{names}）：{ready}{owed}。").format(names=names, ready=ready, owed=owed)
     if any(t == 2 for t in partners.values()):
         text += gettext("互相承包，加倍。")
@@ -311,7 +313,7 @@ def explain_hand(
         settlement = settlements[ctx.winner]
         roles[ctx.winner].append(pgettext("role", "胡"))
         if ctx.win == "discard":
-            roles[ctx.from_seat].append(pgettext("role", "放铳"))
+            roles[ctx.from_seat].append(pgettext("role", "放冲"))
         elif ctx.win == "rob_kong":
             roles[ctx.from_seat].append(pgettext("role", "被抢杠"))
         if settlement.reason == "chengbao":
