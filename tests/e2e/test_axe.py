@@ -71,6 +71,8 @@ def test_every_page_has_no_axe_violations(page: Page, server_url: str, manage):
         admin.click("input[type=submit], button[type=submit]")
         for path in ADMIN:
             admin.goto(server_url + path)
+            expect(admin.locator("#site-name")).to_be_visible()
+            expect(admin.locator("#user-tools")).to_be_visible()  # signed in, not the login form
             found += _violations(admin, path)
     finally:
         admin.context.close()
