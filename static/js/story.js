@@ -43,8 +43,19 @@
     setTimeout(function () { el.remove(); }, 1200);
   }
 
+  // The rules drawer (table.html) is drawn with the page: once the owner sets the stake, the
+  // waiting room shows it (data-stake) and the drawer follows.
+  function syncStake() {
+    var stake = document.querySelector("#board [data-stake]");
+    if (!stake || !stake.dataset.stake) return;
+    document.querySelectorAll('#table-drawer [data-choice="stake"]').forEach(function (dd) {
+      dd.textContent = stake.dataset.stake;
+    });
+  }
+
   function compare() {
     queued = false;
+    syncStake();
     var now = snapshot();
     if (before) {
       var played = false;
