@@ -39,6 +39,7 @@ MEASURE = """(selector) => {
 
 def _look(page: Page, size: str, selector: str = "#controls") -> dict:
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+    expect(page.locator(".callout")).to_have_count(0)  # a claim's callout (about a second) has gone
     return page.evaluate(MEASURE, selector)
 
 
