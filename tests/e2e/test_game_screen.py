@@ -4,7 +4,8 @@ and 844×390, one hand played against bots and the same moments looked at in eac
 - your turn: the page does not scroll, every tile of your hand is inside the window, river tiles are
   at least 32 px wide at 1280×800 and wider at 1920×1080, your own tiles at least 40 px on a desktop;
 - a claim: the choices are inside the window;
-- the settlement: the card, its countdown and the next-hand button are inside the window.
+- the settlement: the card, its countdown and the next-hand button are inside the window, and the
+  winner's seat is lit on the board behind it.
 
 Each moment at each size is saved as test-results/screen-{phase}-{size}.png.
 """
@@ -102,6 +103,13 @@ def test_the_table_fills_the_screen_at_every_size(page: Page, server_url: str, r
     assert widths["1920x1080"] > widths["1280x800"], "river tiles do not grow with the window"
 
     expect(page.locator("#settlement.open")).to_be_visible(timeout=WAIT_MS)
+    if (
+        page.locator("#settlement").get_attribute("data-result") == "win"
+    ):  # static/js/story.js lights the winner
+        winners = page.locator("#settlement .tanpai-row:has(.winning)")
+        expect(page.locator("#board .seat.is-winner")).to_have_count(winners.count())
+        seat = winners.first.get_attribute("data-seat")
+        expect(page.locator(f"#board .seat[data-seat='{seat}']")).to_have_class(re.compile("is-winner"))
     for size in SIZES:
         seen = _look(page, size, "#settlement [data-testid=next-hand], #settlement .ready-state .countdown")
         _no_page_scroll(seen, f"the settlement at {size}")
