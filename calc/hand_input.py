@@ -455,7 +455,7 @@ def read_query(query: Mapping) -> tuple[HandInput, list[Problem]]:
     preset = r.choice("preset", PRESETS, "standard", ("规则", "preset"))
     win = r.choice("win", WIN_KINDS, "discard", ("胡法", "way of winning"))
     winner = r.number("winner", 0, 3, 0, ("胡牌者座位", "The winner's seat"))
-    from_seat = r.number("from", 0, 3, None, ("放铳者座位", "The discarder's seat"))
+    from_seat = r.number("from", 0, 3, None, ("放冲者座位", "The discarder's seat"))
     dealer = r.number("dealer", 0, 3, 0, ("庄家座位", "The dealer's seat"))
     huangfan = r.number("huangfan", 0, 99, 0, ("荒番数", "The 荒番 count"))
     stake = r.number("stake", 1, 10000, 1, ("底分", "The stake"))
@@ -527,7 +527,7 @@ def read_query(query: Mapping) -> tuple[HandInput, list[Problem]]:
             options.append((name, value))
     cap = _CAP_DEFAULT
     cap_text = r.text("cap")
-    if cap_text == "off":
+    if cap_text in ("off", "0"):  # the form writes 0 for no cap, a link may say off
         cap = None
     elif cap_text is not None:
         cap = r.number("cap", 1, 100, _CAP_DEFAULT, ("封顶勒子数", "The loss cap"))

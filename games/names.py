@@ -116,7 +116,7 @@ RULE_OPTIONS = {
         "lezi": _("一勒子起"),
     },
     "payment": {
-        "discarder": _("放铳者付"),
+        "discarder": _("放冲者付"),
         "chu_chong": _("出冲"),
         "bao_chong": _("包冲"),
     },

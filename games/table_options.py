@@ -75,7 +75,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "payment",
         _("放冲"),
-        _("点炮谁付：放冲者付；出冲双倍加另两家；包冲一人付三家（只用于上海清混碰）。"),
+        _("放冲谁付：放冲者付；出冲双倍加另两家；包冲一人付三家（只用于上海清混碰）。"),
         "choice",
         (
             ("discarder", _("放冲者付")),
@@ -110,7 +110,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "hand_loss_cap_lezi",
-        _("封顶"),
+        _("单局封顶"),
         _("每局最多输几个勒子（空 = 不封顶）。"),
         "count",
         off=None,

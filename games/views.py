@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -115,9 +116,7 @@ def table_stand(request, table_id: int):
     response = _call(request, table_id, stand, table_id=table_id, success_url=reverse("games:lobby"))
     if charged and charged[0] is not None:
         amount = charged[0].amount.normalize()
-        messages.warning(
-            request, f"中途离开，罚 {amount} 分，机器人代打。 You left during a hand: a penalty of {amount}."
-        )
+        messages.warning(request, gettext("中途离开，罚 %(amount)s 分，机器人代打。") % {"amount": amount})
     return response
 
 

@@ -67,18 +67,21 @@ def line_chart(
     parts = [
         format_html(
             '<svg class="chart" data-chart="{}" viewBox="0 0 {} {}" width="{}" height="{}" role="img" '
-            'aria-label="{}: {} points, from {} to {}, low {}, high {}">',
+            'aria-label="{}">',
             label,
             width,
             height,
             width,
             height,
-            label,
-            len(values),
-            _fmt(values[0]),
-            _fmt(values[-1]),
-            _fmt(min(values)),
-            _fmt(max(values)),
+            _("%(label)s：%(n)s 个点，从 %(first)s 到 %(last)s，最低 %(low)s，最高 %(high)s")
+            % {
+                "label": label,
+                "n": len(values),
+                "first": _fmt(values[0]),
+                "last": _fmt(values[-1]),
+                "low": _fmt(min(values)),
+                "high": _fmt(max(values)),
+            },
         ),
         format_html("<title>{}</title>", label),
     ]

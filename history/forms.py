@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 class ImportForm(forms.Form):
     max_bytes = 200_000
 
-    file = forms.FileField(label=gettext_lazy("牌局文件 (.json)"))
+    file = forms.FileField(label=gettext_lazy("牌局文件（JSON）"))
 
     def clean_file(self):
         upload = self.cleaned_data["file"]

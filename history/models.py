@@ -74,8 +74,10 @@ class HandRecord(models.Model):
     is_dealer = models.BooleanField(_("庄家"), default=False)
     drawn = models.BooleanField(_("流局"), default=False, help_text=_("这局没有人胡（流局）。"))
     won = models.BooleanField(_("胡牌"), default=False)
-    self_drawn = models.BooleanField(_("自摸"), default=False, help_text=_("胡牌时没有放铳者（自摸之类）。"))
-    dealt_in = models.BooleanField(_("放铳"), default=False, help_text=_("打出（或上杠）的牌被别人胡了。"))
+    self_drawn = models.BooleanField(_("自摸"), default=False, help_text=_("胡牌时没有放冲者（自摸之类）。"))
+    dealt_in = models.BooleanField(
+        pgettext_lazy("role", "放冲"), default=False, help_text=_("打出（或上杠）的牌被别人胡了。")
+    )
     payment = models.IntegerField(_("收付"), help_text=_("这个座位收到的分（负数：付出），已乘底分。"))
     pattern = models.CharField(_("番种"), max_length=24, blank=True, default="")
     features = models.JSONField(_("加番"), default=list, blank=True)

@@ -60,8 +60,9 @@ def source_from_hand(hand, actions: list[str], names=None) -> ReplaySource:
             commitment=hand.commitment,
             wall=hand.result["wall"],
         )
-    except (ValueError, KeyError, TypeError) as exc:
-        raise NotReplayable(_("这局的记录无法读取：{error}").format(error=exc)) from None
+    except (ValueError, KeyError, TypeError):
+        # the exception's own text is a Python message, in English: the person gets the plain fact
+        raise NotReplayable(_("这局的记录已损坏，无法回放。")) from None
     return ReplaySource(export, tuple(names) if names else ReplaySource.names)
 
 

@@ -7,8 +7,8 @@ computed the value through) and settlements (`scoring.explain`: the rule that se
 shares). Nothing here restates a rule: it only puts the engine's numbers into words, so the calculator
 and a replay explain a hand the same way, through one partial, `templates/scoring/explanation.html`.
 
-The words are in the language active while explaining (gettext, Chinese msgids); the formulas
-(`Step.formula`, shown as `<code>`) are arithmetic with the rules' own units (花, 勒子) in both.
+The words are in the language active while explaining (gettext, Chinese msgids), the formulas
+(`Step.formula`, shown as `<code>`) included: their units (花, 勒子) and their 取小 / 取大 (min, max).
 """
 
 from __future__ import annotations
@@ -133,42 +133,62 @@ def _names(codes: Sequence[str]) -> str:
     return gettext("、").join(_name(c) for c in codes)
 
 
+def _hua() -> str:
+    return pgettext("unit", "花")
+
+
+def _lezi() -> str:
+    return pgettext("unit", "勒子")
+
+
+def _min() -> str:
+    """The smaller of two, as the formulas write it in the page's language."""
+    return pgettext("formula", "取小")
+
+
+def _max() -> str:
+    return pgettext("formula", "取大")
+
+
 def _step(step: EngineStep, prev: int, ctx: WinContext, score: WinScore, rules: Rules, total: int) -> Step:
     """One engine step in words; `prev` is the value before it, `total` the 花 (or M) count."""
     v, cap, op = step.value, step.cap, step.operand
     by = _names(step.by)
     lazi = rules.preset == "lazi"
+    hua, lezi, lo, hi = _hua(), _lezi(), _min(), _max()
     if step.kind == StepKind.BASE_HUA:
         if lazi:
-            return Step(gettext("底注 {op} + 花").format(op=op), f"{op} + {total} 花 = {v}")
-        formula = f"P = {op} + {rules.flower_point} × {total} 花 = {v}, C = {cap} 勒子"
+            return Step(gettext("底注 {op} + 花").format(op=op), f"{op} + {total} {hua} = {v}")
+        formula = f"P = {op} + {rules.flower_point} × {total} {hua} = {v}, C = {cap} {lezi}"
         return Step(gettext("{by}的底").format(by=by), formula)
     if step.kind == StepKind.BASE:
         fixed = gettext("（固定，不计花）")
-        formula = f"P = {v // rules.lezi} 勒子 = {v}, C = {cap} 勒子{fixed}"
+        formula = f"P = {v // rules.lezi} {lezi} = {v}, C = {cap} {lezi}{fixed}"
         return Step(gettext("{by}的底").format(by=by), formula)
     if step.kind == StepKind.FIXED:
         if lazi:
-            return Step(gettext("{by}：固定 {op} 喇").format(by=by, op=op), f"V = {op} × {v // op} = {v} 花")
+            return Step(
+                gettext("{by}：固定 {op} 喇").format(by=by, op=op), f"V = {op} × {v // op} = {v} {hua}"
+            )
         return Step(gettext("{by}：付封顶").format(by=by), f"V = {v}")
     if step.kind == StepKind.FLOOR:
-        return Step(gettext("{by}：至少一勒子").format(by=by), f"P = max(P, {op}) = {v}")
+        return Step(gettext("{by}：至少一勒子").format(by=by), f"P = {hi}(P, {op}) = {v}")
     if step.kind == StepKind.DOUBLE:
         if lazi and step.by == ("huangfan",):
             bonus = op - ctx.huangfan
             text = gettext("荒番 ×2（荒番数 {count} + 骰子 {bonus}）").format(count=ctx.huangfan, bonus=bonus)
-            return Step(text, f"V × 2 = {v} 花")
+            return Step(text, f"V × 2 = {v} {hua}")
         if lazi:
             return Step(gettext("{by}：一番 ×2").format(by=by), f"{prev} × 2 = {v}")
-        return Step(gettext("{by} ×2").format(by=by), f"P × 2 = {v}, C = max(C, 2) = {cap} 勒子")
+        return Step(gettext("{by} ×2").format(by=by), f"P × 2 = {v}, C = {hi}(C, 2) = {cap} {lezi}")
     if step.kind == StepKind.DOUBLE_CAP:
-        return Step(gettext("{by}：底和封顶都 ×2").format(by=by), f"P × 2 = {v}, C × 2 = {cap} 勒子")
+        return Step(gettext("{by}：底和封顶都 ×2").format(by=by), f"P × 2 = {v}, C × 2 = {cap} {lezi}")
     if step.kind == StepKind.CAP:
         if lazi:
-            return Step(gettext("封顶一喇"), f"V = min({prev}, {op}) = {v} 花")
-        return Step(pgettext("step", "封顶"), f"V = min(P, C × {rules.lezi}) = min({prev}, {op}) = {v}")
+            return Step(gettext("封顶一喇"), f"V = {lo}({prev}, {op}) = {v} {hua}")
+        return Step(pgettext("step", "封顶"), f"V = {lo}(P, C × {rules.lezi}) = {lo}({prev}, {op}) = {v}")
     if step.kind == StepKind.PAY:
-        return Step(gettext("每家付"), f"min(M × N + 1, {cap}) = min({total} × {op} + 1, {cap}) = {v}")
+        return Step(gettext("每家付"), f"{lo}(M × N + 1, {cap}) = {lo}({total} × {op} + 1, {cap}) = {v}")
     return Step(gettext("底分倍数"), f"{prev} × {op} = {v}")
 
 
@@ -206,10 +226,10 @@ _REFUSED = {
 }
 
 _REASONS = {
-    "discard": gettext_lazy("点炮：放铳者付一份。"),
-    "chu_chong": gettext_lazy("出冲：放铳者付两份，另两家各付一份。"),
-    "bao_chong": gettext_lazy("包冲：放铳者包付三份。"),
-    "qingyise_9_bao": gettext_lazy("清一色九张落地：放铳者包付三份。"),
+    "discard": gettext_lazy("冲牌：放冲者付一份。"),
+    "chu_chong": gettext_lazy("出冲：放冲者付两份，另两家各付一份。"),
+    "bao_chong": gettext_lazy("包冲：放冲者包付三份。"),
+    "qingyise_9_bao": gettext_lazy("清一色九张落地：放冲者包付三份。"),
     "self_draw": gettext_lazy("自摸：另三家各付一份。"),
     "rob_kong": gettext_lazy("抢杠：被抢杠者付三份。"),
 }
@@ -228,7 +248,7 @@ def who_pays(ctx: WinContext, settlement: Settlement, labels: Sequence[str]) -> 
     )
     ready = ""
     if ctx.win == "discard" and ctx.from_seat not in partners:  # §7: the discarder's readiness decides
-        ready = gettext("放铳者已听牌，") if ctx.ready[ctx.from_seat] else gettext("放铳者未听牌，")
+        ready = gettext("放冲者已听牌，") if ctx.ready[ctx.from_seat] else gettext("放冲者未听牌，")
     text = gettext("承包（{names}）：{ready}{owed}。").format(names=names, ready=ready, owed=owed)
     if any(t == 2 for t in partners.values()):
         text += gettext("互相承包，加倍。")
@@ -293,7 +313,7 @@ def explain_hand(
         settlement = settlements[ctx.winner]
         roles[ctx.winner].append(pgettext("role", "胡"))
         if ctx.win == "discard":
-            roles[ctx.from_seat].append(pgettext("role", "放铳"))
+            roles[ctx.from_seat].append(pgettext("role", "放冲"))
         elif ctx.win == "rob_kong":
             roles[ctx.from_seat].append(pgettext("role", "被抢杠"))
         if settlement.reason == "chengbao":

@@ -1,5 +1,6 @@
-// Table sounds, made with Web Audio (no sound files): your turn, a claim prompt, a win, and a tick in
-// the last 5 s of your own timer. The server marks what happened in the pushed markup:
+// Table sounds, made with Web Audio (no sound files): your turn, a claim prompt, a win, a tick in
+// the last 5 s of your own timer, and (played by static/js/story.js) every seat's discards and claims.
+// The server marks what happened in the pushed markup:
 //   #controls[data-prompt="turn"|"claim"|"swap"|""]   what this viewer is asked now
 //   #settlement[data-result="win"|"draw"|""]    how the hand just ended
 //   .countdown[data-mine]                       the viewer's own timer
@@ -58,7 +59,8 @@
     swap: function () { SOUNDS.turn(); },
     claim: function () { note(988, 0, 0.08, "triangle"); note(988, 0.11, 0.08, "triangle"); note(1319, 0.22, 0.16, "triangle"); },
     win: function () { [523, 659, 784, 1047].forEach(function (f, i) { note(f, i * 0.11, 0.3, "triangle", 0.18); }); },
-    tick: function () { note(1200, 0, 0.05, "square", 0.06); }
+    tick: function () { note(1200, 0, 0.05, "square", 0.06); },
+    tile: function () { note(180, 0, 0.06, "triangle", 0.12); note(420, 0.01, 0.04, "square", 0.03); }
   };
 
   function play(name) {
@@ -94,6 +96,8 @@
     if (left > 0 && left <= 5 && left !== last.tick) play("tick");
     last.tick = left;
   }
+
+  window.shmjSound = play; // static/js/story.js: every seat's tiles and claims
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest("#sound-toggle");

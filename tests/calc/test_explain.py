@@ -85,7 +85,7 @@ def test_two_winners_on_one_discard_are_explained_together():
     assert all(w.legal for w in explained.wins)
     assert [s.amount for s in explained.seats] == payments
     assert sum(payments) == 0 and payments[2] < 0
-    assert "放铳" in explained.seats[2].roles and "Dealt in" in english.seats[2].roles
+    assert "放冲" in explained.seats[2].roles and "Dealt in" in english.seats[2].roles
     assert explained.seats[2].detail.count("→") == 2
     assert (
         explained.seats[1].is_dealer and explained.seats[1].wind == "东" and english.seats[1].wind == "East"

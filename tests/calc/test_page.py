@@ -90,7 +90,7 @@ def test_a_legal_hand_is_explained(client):
     client.cookies["django_language"] = "zh-hans"
     chinese = html.unescape(client.get(query).content.decode())
     assert "混一色" in chinese and "Half flush" in text
-    assert "P = 2 + 1 × 4 花 = 6" in text
+    assert "P = 2 + 1 × 4 hua = 6" in text and "P = 2 + 1 × 4 花 = 6" in chinese
     assert 'data-testid="breakdown-total">4<' in text
     assert re.search(r'<tr data-seat="2">.*?data-payment="-6"', text, re.S)
     assert "hunyise" not in re.sub(r'data-[a-z-]+="[^"]*"|href="[^"]*"', "", text), "no raw codes shown"

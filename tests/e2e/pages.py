@@ -55,3 +55,30 @@ def my_turn(page: Page) -> None:
             "v => document.querySelector('#frame-stamp').dataset.version !== v", arg=version
         )
     raise AssertionError("never my turn")
+
+
+def answer(page: Page) -> bool:
+    """Answer what the table asks (a win; else pass; else discard the drawn tile); False once the hand
+    has ended."""
+    prompt = page.locator("#controls .choices, #controls [data-testid=discard], #settlement.open")
+    prompt.first.wait_for(timeout=WAIT_MS)
+    if page.locator("#settlement.open").count():
+        return False
+    version = board_version(page)
+    page.evaluate("document.getElementById('table-error').replaceChildren()")
+    win = page.locator("[data-testid=choice-win], [data-testid=choice-self_win]")
+    if win.count():
+        win.first.click()
+    elif page.locator("[data-testid=choice-pass]").count():
+        page.locator("[data-testid=choice-pass]").first.click()
+    elif page.locator("[data-testid=discard-drawn]").count():
+        page.locator("[data-testid=discard-drawn]").first.dblclick()
+    else:
+        page.locator("[data-testid=discard]").last.dblclick()
+    page.wait_for_function(
+        """v => document.querySelector('#frame-stamp').dataset.version !== v
+               || document.querySelector('#table-error [data-error-code]') !== null""",
+        arg=version,
+        timeout=WAIT_MS,
+    )
+    return True

@@ -44,7 +44,7 @@ def test_imported_hand_replays_with_keys_and_checks_its_hash(
     page.set_input_files("input[name=file]", str(path))
     page.click("button[type=submit]")
     expect(page.locator("[data-testid=browser-check]")).to_have_attribute("data-result", "ok")
-    expect(page.locator("[data-testid=server-check]")).to_have_text("✓ ok")
+    expect(page.locator("[data-testid=server-check]")).to_have_text("✓ 一致")
     expect(page.locator("[data-testid=step]")).to_have_text("0")
     expect(page.locator("[data-zone=hand] .tile")).to_have_count(53)  # all four hands open
     page.keyboard.press("ArrowRight")

@@ -12,7 +12,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from .pages import MAX_MOVES, WAIT_MS, board_version, my_turn, new_table, sign_up
+from .pages import MAX_MOVES, WAIT_MS, answer, my_turn, new_table, sign_up
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 
@@ -40,33 +40,6 @@ table.changed = now
 table.turn_deadline = table.deadline = now + timedelta(seconds=60)
 table.save(update_fields=["state", "version", "changed", "turn_deadline", "deadline"])
 """
-
-
-def _move(page: Page) -> bool:
-    """Answer what the table asks (a win; else pass; else discard the drawn tile); False once the hand
-    has ended."""
-    prompt = page.locator("#controls .choices, #controls [data-testid=discard], #settlement.open")
-    prompt.first.wait_for(timeout=WAIT_MS)
-    if page.locator("#settlement.open").count():
-        return False
-    version = board_version(page)
-    page.evaluate("document.getElementById('table-error').replaceChildren()")
-    win = page.locator("[data-testid=choice-win], [data-testid=choice-self_win]")
-    if win.count():
-        win.first.click()
-    elif page.locator("[data-testid=choice-pass]").count():
-        page.locator("[data-testid=choice-pass]").first.click()
-    elif page.locator("[data-testid=discard-drawn]").count():
-        page.locator("[data-testid=discard-drawn]").first.dblclick()
-    else:
-        page.locator("[data-testid=discard]").last.dblclick()
-    page.wait_for_function(
-        """v => document.querySelector('#frame-stamp').dataset.version !== v
-               || document.querySelector('#table-error [data-error-code]') !== null""",
-        arg=version,
-        timeout=WAIT_MS,
-    )
-    return True
 
 
 def _box(page: Page, selector: str) -> dict:
@@ -147,7 +120,7 @@ def test_a_hand_at_the_table(page: Page, server_url: str, results_dir, size: str
             _check_layout(page, size)
             _check_contrast(page, f"table-{size}")
             took_table = True
-        if not _move(page):
+        if not answer(page):
             break
     settlement = page.locator("#settlement.open")
     expect(settlement).to_be_visible(timeout=WAIT_MS)
@@ -188,7 +161,7 @@ def test_a_drawn_hand_shows_liuju(page: Page, server_url: str, manage, results_d
     _rig(manage, table_id, DRAW_HANDS, "7z8s", 0, [])  # two tiles left: a draw two discards after yours
     page.reload()
     for _ in range(10):
-        if not _move(page):
+        if not answer(page):
             break
     settlement = page.locator("#settlement.open")
     expect(settlement).to_contain_text("流局", timeout=WAIT_MS)
