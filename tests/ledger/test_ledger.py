@@ -194,7 +194,11 @@ def test_a_hand_does_not_end_without_its_ledger_entries(started_table, players, 
         raise RuntimeError("ledger unavailable")
 
     monkeypatch.setattr(settlement, "post_hand_settlement", broken)
-    with pytest.raises(RuntimeError):
+    # A person's move that ends the hand raises to them; the clock's tick that ends it logs the
+    # failure and goes on with its other tables, so the clock then finds the hand still unfinished.
+    with pytest.raises(
+        (RuntimeError, AssertionError), match="ledger unavailable|the clock found nothing to do"
+    ):
         play_until_ended(started_table, dict(enumerate(players)))
     hand = Hand.objects.get(match__table=started_table)
     started_table.refresh_from_db()
