@@ -35,13 +35,18 @@ def browser(user, invite: str | None = None) -> str:
     return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
-async def opens(table_id: int, cookie: str) -> bool:
+def table_socket(table_id: int, cookie: str) -> WebsocketCommunicator:
+    """A browser's socket to the table, with the session cookie and this site's Origin."""
     headers = [
         (b"origin", b"http://testserver"),
         (b"host", b"testserver"),
         (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()),
     ]
-    communicator = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+    return WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+
+
+async def opens(table_id: int, cookie: str) -> bool:
+    communicator = table_socket(table_id, cookie)
     connected, _ = await communicator.connect()
     if connected:
         await communicator.disconnect()
@@ -57,12 +62,7 @@ async def test_a_private_tables_socket_opens_only_through_its_invite():
 
 
 async def close_code(table_id: int, cookie: str) -> int | None:
-    headers = [
-        (b"origin", b"http://testserver"),
-        (b"host", b"testserver"),
-        (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()),
-    ]
-    communicator = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+    communicator = table_socket(table_id, cookie)
     connected, code = await communicator.connect()
     assert not connected
     return code
