@@ -33,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,6 +46,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="print a cProfile of the renders")
     parser.add_argument(
         "--regions", action="store_true", help="also time one frame's regions, seat blocks unmemoised"
+    )
+    parser.add_argument(
+        "--deflate",
+        action="store_true",
+        help="also compress each socket's frames as permessage-deflate would (one raw-deflate stream per socket)",
+    )
+    parser.add_argument(
+        "--deflate-window", type=int, default=15, help="window bits (8-15; memory 2^(bits+2) B)"
+    )
+    parser.add_argument(
+        "--deflate-mem", type=int, default=8, help="zlib memLevel (1-9; memory 2^(level+9) B)"
     )
     args = parser.parse_args(argv)
 
@@ -81,11 +93,16 @@ def report(label: str, seconds: list[float]) -> None:
 
 
 def _frame_regions(ctx: dict) -> str:
-    """One viewer's frame with its four seat blocks rendered again (not taken from the memo)."""
+    """One viewer's frame with its four seat blocks (each four parts) rendered again, not taken from the memo."""
     from games.presentation import rendering
 
     has_state = ctx["state"] is not None
-    blocks = [rendering.render_region("seat", {"s": seat, "state": has_state}) for seat in ctx["seats"]]
+    parts = ("head", "hand", "open", "river") if has_state else ("head",)
+    blocks = [
+        rendering.render_region(f"seat_{part}", {"s": seat, "_": ctx["_"]})
+        for seat in ctx["seats"]
+        for part in parts
+    ]
     names = ["info", "centre" if has_state else "waiting", "controls", "settlement"]
     return "".join(blocks + [rendering.render_region(name, ctx) for name in names])
 
@@ -98,8 +115,10 @@ def run(args: argparse.Namespace) -> int:
     from django.contrib.auth import get_user_model
 
     from games import services
+    from games.engine.kinds import Phase
     from games.models import Room, Table
     from games.presentation import rendering
+    from games.services.commands import Move
     from tests.games.helpers import press_next_hand_for_all, start_match, state_of
 
     users = [get_user_model().objects.create_user(username=f"p{i}", password="pw-123456") for i in range(4)]
@@ -122,14 +141,24 @@ def run(args: argparse.Namespace) -> int:
     full_sizes: list[int] = []
     carried: Counter = Counter()
     carried_bytes: Counter = Counter()
+    # permessage-deflate with context takeover (autobahn's default when offered): a stream per socket.
+    streams = (
+        [zlib.compressobj(6, zlib.DEFLATED, -args.deflate_window, args.deflate_mem) for _ in users]
+        if args.deflate
+        else []
+    )
+    deflated: list[int] = []
+    deflate_cpu: list[float] = []
     while len(times) < args.actions:
         state = state_of(table)
-        if state.phase == "ended":
+        if state.phase == Phase.ENDED:
             press_next_hand_for_all(table.pk)
         else:
             seat = next(s for s in state.pending_seats() if state.legal_actions(s))
             move = str(state.timeout_action(seat))
-            services.table_act(table_id=table.pk, user=users[seat], action=move, version=table.version)
+            services.table_act(
+                table_id=table.pk, user=users[seat], action=Move.parse(move), version=table.version
+            )
         table = Table.objects.get(pk=table.pk)
         start = time.process_time()
         if profiler:
@@ -148,6 +177,12 @@ def run(args: argparse.Namespace) -> int:
             for name in found:
                 carried_bytes[name] += len(screen.regions.get(name, "").encode())
         screens = [screen for screen, _ in frames]
+        for stream, (_, html) in zip(streams, frames, strict=False):
+            if html:
+                start = time.process_time()
+                out = stream.compress(html.encode()) + stream.flush(zlib.Z_SYNC_FLUSH)
+                deflate_cpu.append(time.process_time() - start)
+                deflated.append(len(out) - 4)  # the sync flush's 00 00 ff ff is left off the wire
         if args.regions:
             contexts = []
             for user in users:
@@ -172,6 +207,14 @@ def run(args: argparse.Namespace) -> int:
         "regions carried per viewer per version (how often, mean bytes):",
         ", ".join(f"{k} {n / len(sizes):.2f} {carried_bytes[k] / n:.0f}" for k, n in carried.most_common()),
     )
+    if deflated:
+        ordered = sorted(deflated)
+        print(
+            f"deflated frames (sent ones): mean {statistics.mean(deflated) / 1024:.2f} KiB,"
+            f" p50 {ordered[len(ordered) // 2] / 1024:.2f} KiB; the sent bytes"
+            f" {sum(deflated) / sum(n for n in sizes if n):.0%} of plain"
+        )
+        report("deflate CPU ms per frame sent", deflate_cpu)
     if regions:
         report("one frame's regions, its 4 seat blocks unmemoised: CPU ms per frame", regions)
     if profiler:

@@ -13,6 +13,7 @@ Prints the process CPU time (client side: the database server's own CPU is not c
 from __future__ import annotations
 
 import argparse
+import asyncio
 import cProfile
 import os
 import pstats
@@ -25,11 +26,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shmj_site.settings")
 os.environ.setdefault("DATABASE_POOL", "0")
 
+from games.engine.kinds import ActionKind, Phase  # noqa: E402
+
 
 def choose(state, seat: int) -> str:
     legal = state.legal_actions(seat)
     for action in legal:
-        if action.kind == "win":
+        if action.kind == ActionKind.WIN:
             return str(action)
     return str(state.timeout_action(seat))
 
@@ -39,6 +42,13 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--actions", type=int, default=3000)
     parser.add_argument("--profile", type=int, default=0, help="print the N costliest calls in table_act")
+    parser.add_argument(
+        "--in-loop",
+        action="store_true",
+        help="call table_act as the socket consumer does: through sync_to_async from a running event "
+        "loop, so the after-commit send is queued on that loop as in the server (without it there is no "
+        "loop, and each send runs async_to_sync: a new thread and event loop per send)",
+    )
     args = parser.parse_args()
 
     import django
@@ -60,6 +70,7 @@ def main() -> None:
 def run(args, User) -> None:
     from games import services, store
     from games.models import Room, Seat, Table
+    from games.services.commands import Move
 
     room = Room.objects.create(
         name="Bench", bot_delay=Decimal("0"), discard_timeout=600, claim_timeout=600, claim_pause=Decimal("0")
@@ -77,13 +88,18 @@ def run(args, User) -> None:
             services.table_start(table_id=table.pk, user=user)
         tables.append(table.pk)
         del t
+    if args.in_loop:
+        if args.profile:
+            raise SystemExit("--profile profiles one thread: not with --in-loop")
+        asyncio.run(run_in_loop(args, users, tables))
+        return
     profiler = cProfile.Profile(time.process_time) if args.profile else None
     act_cpu = deal_cpu = 0.0
     acts = deals = 0
     for i in range(args.actions):
         table = Table.objects.get(pk=tables[i % len(tables)])
         state = store.load(table)
-        if state.phase == "ended":  # the next person not ready presses 下一局 (the fourth press deals)
+        if state.phase == Phase.ENDED:  # the next person not ready presses 下一局 (the fourth press deals)
             presser = (
                 Seat.objects.filter(table=table, ready=False).order_by("index").values_list("index")[0][0]
             )
@@ -97,7 +113,9 @@ def run(args, User) -> None:
         if profiler:
             profiler.enable()
         t0 = time.process_time()
-        services.table_act(table_id=table.pk, user=users[seat], action=move, version=table.version)
+        services.table_act(
+            table_id=table.pk, user=users[seat], action=Move.parse(move), version=table.version
+        )
         act_cpu += time.process_time() - t0
         if profiler:
             profiler.disable()
@@ -112,6 +130,55 @@ def run(args, User) -> None:
     if profiler:
         print("(with the profiler on, table_act's figure includes its overhead)")
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
+
+
+async def run_in_loop(args, users, tables) -> None:
+    """The actions of `run`, each `table_act` awaited through `sync_to_async` (a worker thread, as
+    games/live/consumers.py calls the services), timed in the loop: the process's CPU time across
+    its threads from the call to its return, the queued after-commit send included. The choice of
+    the move is read in the worker thread too, outside the timing."""
+    from asgiref.sync import sync_to_async
+
+    from games import services, store
+    from games.models import Seat, Table
+    from games.services.commands import Move
+
+    def next_move(i: int):
+        table = Table.objects.get(pk=tables[i % len(tables)])
+        state = store.load(table)
+        if state.phase == Phase.ENDED:
+            presser = (
+                Seat.objects.filter(table=table, ready=False).order_by("index").values_list("index")[0][0]
+            )
+            return table, presser, None
+        seat = min(state.pending_seats())
+        return table, seat, choose(state, seat)
+
+    act = sync_to_async(services.table_act)
+    next_hand = sync_to_async(services.table_next_hand)
+    act_cpu = deal_cpu = 0.0
+    acts = deals = 0
+    for i in range(args.actions):
+        table, seat, move = await sync_to_async(next_move)(i)
+        t0 = time.process_time()
+        if move is None:
+            await next_hand(table_id=table.pk, user=users[seat], version=table.version)
+            deal_cpu += time.process_time() - t0
+            deals += 1
+            continue
+        await act(table_id=table.pk, user=users[seat], action=Move.parse(move), version=table.version)
+        act_cpu += time.process_time() - t0
+        acts += 1
+    from django.db import connections
+
+    await sync_to_async(connections.close_all)()  # the worker thread's connection (the test database goes)
+    print(f"service_bench: {args.tables} tables, {connection_vendor()}, in an event loop (sync_to_async)")
+    print(
+        f"  table_act        {acts:5d} calls  {act_cpu / max(acts, 1) * 1e3:.3f} ms CPU each (process time)"
+    )
+    print(
+        f"  table_next_hand  {deals:5d} calls  {deal_cpu / max(deals, 1) * 1e3:.3f} ms CPU each (process time)"
+    )
 
 
 def connection_vendor() -> str:

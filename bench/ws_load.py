@@ -125,9 +125,13 @@ class Player:
                 if version <= self.version:
                     continue
                 self.version = version
-                # A frame carries the regions that changed: the offered actions are the controls'.
+                # A frame carries the regions that changed: the offered actions are the controls' (the
+                # discards in the hand, the rest in the action bar, a region of its own inside them).
                 if 'id="controls"' in message:
                     self.actions = ACTION_RE.findall(message)
+                elif 'id="controls-bar"' in message:
+                    discards = [a for a in self.actions if ":discard:" in a]
+                    self.actions = discards + ACTION_RE.findall(message)
                 if 'id="settlement"' in message:
                     self.next_hand = bool(NEXT_HAND_RE.search(message))
                 self.table.seen(self.seat, version)

@@ -5,16 +5,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from django.utils.translation import gettext_lazy as _
+
 from games.engine.melds import MELD_KINDS
 from games.engine.rules import PRESETS
 from games.engine.scoring import WIN_KINDS
 from games.names import MELD_KINDS as MELD_NAMES
 from games.names import PRESETS as PRESET_NAMES
-from games.names import RULE_OPTION_LABELS, RULE_OPTIONS, pair
+from games.names import RULE_OPTION_LABELS, RULE_OPTIONS, WINDS, word
 from games.names import WIN_KINDS as WIN_NAMES
+from games.presentation.explain import seat_places
 
 from .hand_input import TARGETS, HandInput
 
+_PLACES = ("1z", "2z", "3z", "4z")  # seats 0-3 are named 东 南 西 北 (explain.seat_places)
 _ROWS = (range(0, 9), range(9, 18), range(18, 27), range(27, 34), range(34, 42))
 _ADVANCED = (
     "feeds",
@@ -27,18 +31,17 @@ _ADVANCED = (
     *RULE_OPTIONS,
 )  # shown open when set
 _TARGET_NAMES = {
-    "hand": ("手牌", "Hand"),
-    "tile": ("胡的牌", "Winning tile"),
-    "meld": ("副露", "Meld"),
-    "flowers": ("花", "Flowers"),
+    "hand": _("手牌"),
+    "tile": _("胡的牌"),
+    "meld": _("副露"),
+    "flowers": _("花"),
 }
 
 
 @dataclass(frozen=True, slots=True)
 class Choice:
     value: str
-    zh: str
-    en: str
+    label: str  # a lazy word: the active language's
     href: str
     current: bool
 
@@ -75,23 +78,22 @@ def build(inp: HandInput) -> dict:
         "melds": [
             {
                 "tiles": meld.tiles,
-                "kind": MELD_NAMES[meld.kind],
+                "kind": word(MELD_NAMES, meld.kind),
                 "from_seat": meld.from_seat,
                 "remove": href(inp.without_meld(i)),
             }
             for i, meld in enumerate(inp.melds)
         ],
         "flowers": [TileLink(code, href(inp.without_flower(code))) for code in sorted(inp.flowers)],
-        "targets": [Choice(t, *_TARGET_NAMES[t], href(replace(inp, to=t)), inp.to == t) for t in TARGETS],
+        "targets": [Choice(t, _TARGET_NAMES[t], href(replace(inp, to=t)), inp.to == t) for t in TARGETS],
         "meld_kinds": [
-            Choice(k, *pair(MELD_NAMES, k), href(replace(inp, to="meld", meld_kind=k)), inp.meld_kind == k)
+            Choice(k, word(MELD_NAMES, k), href(replace(inp, to="meld", meld_kind=k)), inp.meld_kind == k)
             for k in MELD_KINDS
         ],
         "meld_sources": [
             Choice(
                 str(s),
-                f"座位 {s}",
-                f"Seat {s}",
+                word(WINDS, _PLACES[s]),
                 href(replace(inp, to="meld", meld_from=s)),
                 inp.meld_source == s,
             )
@@ -105,9 +107,9 @@ def build(inp: HandInput) -> dict:
 def form_choices(inp: HandInput) -> dict:
     """The settings form's select options."""
     return {
-        "presets": [(p, *pair(PRESET_NAMES, p)) for p in PRESETS],
-        "wins": [(w, *pair(WIN_NAMES, w)) for w in WIN_KINDS],
-        "seats": range(4),
+        "presets": [(p, word(PRESET_NAMES, p)) for p in PRESETS],
+        "wins": [(w, word(WIN_NAMES, w)) for w in WIN_KINDS],
+        "seats": list(enumerate(seat_places())),
         "dice": [f"{a}{b}" for a in range(1, 7) for b in range(a, 7)],
         "dice_value": f"{inp.dice[0]}{inp.dice[1]}",
         "options": [
@@ -115,7 +117,7 @@ def form_choices(inp: HandInput) -> dict:
                 "name": name,
                 "label": RULE_OPTION_LABELS[name],
                 "value": inp.option(name),
-                "values": [(v, *pair(values, v)) for v in values],
+                "values": [(v, word(values, v)) for v in values],
             }
             for name, values in RULE_OPTIONS.items()
         ],

@@ -1,6 +1,6 @@
 """The calculator's hand as a query string, and back: `/calc/?hand=123456789m1z&tile=1z&meld=pong:777z:3…`.
 
-`read_query` turns any query string into a `HandInput` plus a list of `Problem`s (never an exception),
+`read_query` turns any query string into a `HandInput` plus a list of problems (never an exception),
 `HandInput.query()` writes it back, and `HandInput.to_engine()` builds the engine's `WinContext` and
 `Rules` (raising `InputError` with a clear message). `from_engine` goes the other way, so a finished
 hand of a game can be opened in the calculator.
@@ -26,6 +26,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
+
+from games.engine.kinds import MeldKind
 from games.engine.melds import MELD_KINDS, Meld, MeldError
 from games.engine.rules import PRESETS, Rules
 from games.engine.scoring import WIN_KINDS, WinContext
@@ -40,8 +44,7 @@ from games.engine.tiles import (
     name_zh,
     parse_tiles,
 )
-from games.names import MELD_KINDS as MELD_NAMES
-from games.names import RULE_OPTIONS, pair
+from games.names import RULE_OPTIONS, meld_name
 
 MAX_TEXT = 80  # longer than any real hand's notation
 TARGETS = ("hand", "tile", "meld", "flowers")
@@ -54,18 +57,17 @@ _UNITS_DEFAULT = (Rules().base, Rules().flower_point, Rules().lezi)
 class InputError(ValueError):
     """A hand that cannot be scored, with the message to show."""
 
-    def __init__(self, problem: Problem, *, incomplete: bool = False):
-        super().__init__(problem.en)
+    def __init__(self, problem: str, *, incomplete: bool = False):
+        super().__init__(problem)
         self.problem = problem
         self.incomplete = incomplete  # still being built, rather than wrong
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing wrong with the input, in both languages."""
-
-    zh: str
-    en: str
+def problem(message: str, **values) -> str:
+    """One thing wrong with the input: `message` is already in the active language (`_("中文")`),
+    its `{name}` placeholders filled from `values` (a language may leave one out: the engine's
+    English `detail` is only shown in English)."""
+    return message.format(**values)
 
 
 @dataclass(frozen=True)
@@ -191,7 +193,7 @@ class HandInput:
                 out.append((name, str(value)))
         if self.to != "hand":
             out.append(("to", self.to))
-        if self.to == "meld" or self.meld_kind != "pong":
+        if self.to == "meld" or self.meld_kind != MeldKind.PONG:
             out.append(("mk", self.meld_kind))
         if self.meld_from is not None:
             out.append(("mf", str(self.meld_from)))
@@ -220,7 +222,7 @@ class HandInput:
 
     def _add_meld(self, code: int) -> HandInput | None:
         kind = self.meld_kind
-        if kind == "chow":
+        if kind == MeldKind.CHOW:
             if code >= 27 or code % 9 > 6:
                 return None
             tiles = (code, code + 1, code + 2)
@@ -231,7 +233,7 @@ class HandInput:
         probe = self.all_tiles() + list(tiles)
         if any(probe.count(t) > 4 for t in set(tiles)):
             return None
-        seat = None if kind == "kong_concealed" else self.meld_source
+        seat = None if kind == MeldKind.KONG_CONCEALED else self.meld_source
         return replace(self, melds=(*self.melds, Meld(kind, tiles, seat)))
 
     def without_hand_tile(self, index: int) -> HandInput:
@@ -254,10 +256,10 @@ class HandInput:
         n_concealed = len(self.hand) + 3 * len(self.melds)
         if n_concealed > 13 + (self.win == "eight_flowers"):
             raise InputError(
-                Problem(
-                    f"牌太多：手牌 {len(self.hand)} 张、副露 {len(self.melds)} 组。胡牌前应有 13 张（每组副露算 3 张）。",
-                    f"Too many tiles: {len(self.hand)} in hand and {len(self.melds)} melds. "
-                    f"Before the winning tile a hand holds 13 (each meld counts as 3).",
+                problem(
+                    _("牌太多：手牌 {hand} 张、副露 {melds} 组。胡牌前应有 13 张（每组副露算 3 张）。"),
+                    hand=len(self.hand),
+                    melds=len(self.melds),
                 )
             )
         held = [
@@ -266,47 +268,40 @@ class HandInput:
             *(t for m in self.melds for t in m.tiles),
         ]
         if self.preset == "home" and any(is_dragon(t) for t in held):
-            raise InputError(
-                Problem(
-                    "家庭规则里中发白是花牌，不能在手牌里。", "In the home preset the dragons are flowers."
-                )
-            )
+            raise InputError(problem(_("家庭规则里中发白是花牌，不能在手牌里。")))
         if self.preset != "home" and any(not is_flower(t) for t in self.flowers):
-            raise InputError(
-                Problem("只有家庭规则把中发白当花。", "Only the home preset counts dragons as flowers.")
-            )
+            raise InputError(problem(_("只有家庭规则把中发白当花。")))
         for meld in self.melds:
             if meld.from_seat == self.winner:
                 raise InputError(
-                    Problem(
-                        f"{_meld_zh(meld)} 不能来自胡牌者自己。",
-                        f"The {meld.kind} {format_tiles(meld.tiles)} cannot be claimed from the winner's own seat.",
+                    problem(
+                        _("{meld} {tiles} 不能来自胡牌者自己。"),
+                        meld=meld_name(meld.kind),
+                        tiles=format_tiles(meld.tiles),
                     )
                 )
         if self.source_seat == self.winner:
-            raise InputError(
-                Problem("不能胡自己打出或杠的牌。", "A player cannot win on their own discard or kong.")
-            )
+            raise InputError(problem(_("不能胡自己打出或杠的牌。")))
         if self.win == "eight_flowers":
             if len(self.flowers) < 8:
                 raise InputError(
-                    Problem("八花齐要八张花牌。", "Eight flowers needs all eight flower tiles."),
+                    problem(_("八花齐要八张花牌。")),
                     incomplete=True,
                 )
             if n_concealed < 13:
                 raise InputError(
-                    Problem(f"还差 {13 - n_concealed} 张手牌。", f"{13 - n_concealed} more tile(s) to go."),
+                    problem(_("还差 {n} 张手牌。"), n=13 - n_concealed),
                     incomplete=True,
                 )
         elif self.tile is None or n_concealed < 13:
             missing = 13 - n_concealed
             raise InputError(
-                Problem(
-                    f"还差 {missing} 张手牌{'和胡的那张牌' if self.tile is None else ''}。",
-                    f"{missing} more tile(s) to go{' and the winning tile' if self.tile is None else ''}.",
+                problem(
+                    _("还差 {n} 张手牌和胡的那张牌。") if self.tile is None else _("还差 {n} 张手牌。"),
+                    n=missing,
                 )
                 if missing
-                else Problem("请选胡的那张牌。", "Choose the winning tile."),
+                else problem(_("请选胡的那张牌。")),
                 incomplete=True,
             )
         try:
@@ -329,12 +324,8 @@ class HandInput:
                 first_go_round=self.first_go_round,
             )
         except ValueError as exc:
-            raise InputError(Problem("这手牌不成立。", str(exc))) from exc
+            raise InputError(problem(_("这手牌不成立。"), detail=exc)) from exc
         return ctx, rules
-
-
-def _meld_zh(meld: Meld) -> str:
-    return f"{pair(MELD_NAMES, meld.kind)[0]} {''.join(name_zh(t) for t in meld.tiles)}"
 
 
 def check_counts_readable(tiles: list[int]) -> None:
@@ -344,9 +335,13 @@ def check_counts_readable(tiles: list[int]) -> None:
         n = tiles.count(code)
         if n > limit:
             raise InputError(
-                Problem(
-                    f"{name_zh(code)}（{code_to_str(code)}）有 {n} 张，一副牌里只有 {limit} 张。",
-                    f"{n} copies of {code_to_str(code)}: a set has only {limit}.",
+                problem(
+                    # xgettext:no-python-brace-format (the English leaves the Chinese tile name out)
+                    _("{name}（{tile}）有 {n} 张，一副牌里只有 {limit} 张。"),
+                    name=name_zh(code),
+                    tile=code_to_str(code),
+                    n=n,
+                    limit=limit,
                 )
             )
 
@@ -357,46 +352,51 @@ def check_counts_readable(tiles: list[int]) -> None:
 class _Reader:
     def __init__(self, query: Mapping):
         self.query = query
-        self.problems: list[Problem] = []
+        self.problems: list[str] = []
 
     def text(self, name: str) -> str | None:
         value = self.query.get(name)
         if value is None or value == "":
             return None
         if len(value) > MAX_TEXT:
-            self.problems.append(Problem(f"参数 {name} 太长。", f"The {name} parameter is too long."))
+            self.problems.append(problem(_("参数 {name} 太长。"), name=name))
             return None
         return value
 
-    def choice(self, name: str, allowed, default, label: tuple[str, str]):
+    def choice(self, name: str, allowed, default, label: str):
         value = self.text(name)
         if value is None:
             return default
         if value not in allowed:
             self.problems.append(
-                Problem(
-                    f"{label[0]}「{value}」不认识，应为 {' / '.join(allowed)}。",
-                    f"Unknown {label[1]} {value!r}; expected one of {', '.join(allowed)}.",
+                problem(
+                    _("{label}「{value}」不认识，应为 {allowed}。"),
+                    label=label,
+                    value=value,
+                    allowed=" / ".join(allowed),
                 )
             )
             return default
         return value
 
-    def number(self, name: str, lo: int, hi: int, default, label: tuple[str, str]):
+    def number(self, name: str, lo: int, hi: int, default, label: str):
         value = self.text(name)
         if value is None:
             return default
         if not (value.isascii() and value.isdigit()) or not lo <= int(value) <= hi:
             self.problems.append(
-                Problem(
-                    f"{label[0]}应为 {lo}–{hi} 的整数，收到「{value}」。",
-                    f"{label[1]} must be a whole number {lo}-{hi}; got {value!r}.",
+                problem(
+                    _("{label}应为 {lo}–{hi} 的整数，收到「{value}」。"),
+                    label=label,
+                    lo=lo,
+                    hi=hi,
+                    value=value,
                 )
             )
             return default
         return int(value)
 
-    def tiles(self, name: str, label: tuple[str, str]) -> tuple[int, ...]:
+    def tiles(self, name: str, label: str) -> tuple[int, ...]:
         value = self.text(name)
         if value is None:
             return ()
@@ -404,15 +404,35 @@ class _Reader:
             return tuple(parse_tiles(value))
         except NotationError as exc:
             self.problems.append(
-                Problem(f"{label[0]}「{value}」不是牌的写法（如 123m55p777z）。", f"{label[1]}: {exc}.")
+                problem(
+                    # xgettext:no-python-brace-format (the English shows the engine's words too)
+                    _("{label}「{value}」不是牌的写法（如 123m55p777z）。"),
+                    label=label,
+                    value=value,
+                    detail=exc,
+                )
             )
             return ()
 
     def flag(self, name: str) -> bool:
-        return self.choice(name, ("0", "1"), "0", (name, name)) == "1"
+        return self.choice(name, ("0", "1"), "0", name) == "1"
 
 
-SEAT_LABEL = ("座位", "Seat")
+# The parameters' names in the problems (a context of their own: the page's labels may word them apart).
+RULES_LABEL = pgettext_lazy("calc parameter", "规则")
+WIN_LABEL = pgettext_lazy("calc parameter", "胡法")
+WINNER_LABEL = pgettext_lazy("calc parameter", "胡牌者座位")
+FROM_LABEL = pgettext_lazy("calc parameter", "放冲者座位")
+DEALER_LABEL = pgettext_lazy("calc parameter", "庄家座位")
+HUANGFAN_LABEL = pgettext_lazy("calc parameter", "荒番数")
+STAKE_LABEL = pgettext_lazy("calc parameter", "底分")
+HAND_LABEL = pgettext_lazy("calc parameter", "手牌")
+TILE_LABEL = pgettext_lazy("calc parameter", "胡的牌")
+FLOWERS_LABEL = pgettext_lazy("calc parameter", "花牌")
+CAP_LABEL = pgettext_lazy("calc parameter", "封顶勒子数")
+TARGET_LABEL = pgettext_lazy("calc parameter", "目标")
+MELD_KIND_LABEL = pgettext_lazy("calc parameter", "副露种类")
+MELD_FROM_LABEL = pgettext_lazy("calc parameter", "座位")
 KNOWN_PARAMS = frozenset(
     {
         "preset",
@@ -445,47 +465,45 @@ KNOWN_PARAMS = frozenset(
 )
 
 
-def read_query(query: Mapping) -> tuple[HandInput, list[Problem]]:
-    """Read any query string (a `QueryDict` or a plain dict); bad values become `Problem`s."""
+def read_query(query: Mapping) -> tuple[HandInput, list[str]]:
+    """Read any query string (a `QueryDict` or a plain dict); bad values become problems (`problem`)."""
     r = _Reader(query)
     unknown = sorted(k for k in query if k not in KNOWN_PARAMS)
     if unknown:
         shown = ", ".join(k[:20] for k in unknown[:5])
-        r.problems.append(Problem(f"不认识的参数：{shown}。", f"Unknown parameter(s): {shown}."))
-    preset = r.choice("preset", PRESETS, "standard", ("规则", "preset"))
-    win = r.choice("win", WIN_KINDS, "discard", ("胡法", "way of winning"))
-    winner = r.number("winner", 0, 3, 0, ("胡牌者座位", "The winner's seat"))
-    from_seat = r.number("from", 0, 3, None, ("放冲者座位", "The discarder's seat"))
-    dealer = r.number("dealer", 0, 3, 0, ("庄家座位", "The dealer's seat"))
-    huangfan = r.number("huangfan", 0, 99, 0, ("荒番数", "The 荒番 count"))
-    stake = r.number("stake", 1, 10000, 1, ("底分", "The stake"))
-    hand = r.tiles("hand", ("手牌", "Hand"))
-    tile_codes = r.tiles("tile", ("胡的牌", "Winning tile"))
-    flowers = r.tiles("flowers", ("花牌", "Flowers"))
+        r.problems.append(problem(_("不认识的参数：{names}。"), names=shown))
+    preset = r.choice("preset", PRESETS, "standard", RULES_LABEL)
+    win = r.choice("win", WIN_KINDS, "discard", WIN_LABEL)
+    winner = r.number("winner", 0, 3, 0, WINNER_LABEL)
+    from_seat = r.number("from", 0, 3, None, FROM_LABEL)
+    dealer = r.number("dealer", 0, 3, 0, DEALER_LABEL)
+    huangfan = r.number("huangfan", 0, 99, 0, HUANGFAN_LABEL)
+    stake = r.number("stake", 1, 10000, 1, STAKE_LABEL)
+    hand = r.tiles("hand", HAND_LABEL)
+    tile_codes = r.tiles("tile", TILE_LABEL)
+    flowers = r.tiles("flowers", FLOWERS_LABEL)
     tile = None
     if len(tile_codes) > 1 or any(is_flower(t) for t in tile_codes):
-        r.problems.append(
-            Problem("胡的牌只能是一张数牌或字牌。", "The winning tile is one suit or honour tile.")
-        )
+        r.problems.append(problem(_("胡的牌只能是一张数牌或字牌。")))
     elif tile_codes:
         tile = tile_codes[0]
     if any(is_flower(t) for t in hand):
-        r.problems.append(Problem("花牌不放在手牌里。", "Flowers go with the flowers, not in the hand."))
+        r.problems.append(problem(_("花牌不放在手牌里。")))
         hand = tuple(t for t in hand if t < FLOWER_BASE)
     if any(t < N_KINDS and not (preset == "home" and is_dragon(t)) for t in flowers):
-        r.problems.append(Problem("花牌里只能放花。", "Only flower tiles go with the flowers."))
+        r.problems.append(problem(_("花牌里只能放花。")))
         flowers = tuple(t for t in flowers if is_flower(t) or (preset == "home" and is_dragon(t)))
     melds = []
     meld_texts = _getlist(query, "meld")
     if len(meld_texts) > 8:
-        r.problems.append(Problem("副露参数太多。", "Too many meld parameters."))
+        r.problems.append(problem(_("副露参数太多。")))
         meld_texts = []
     for text in meld_texts:
         meld = _read_meld(text, r.problems)
         if meld is not None:
             melds.append(meld)
     if len(melds) > 4:
-        r.problems.append(Problem("最多四组副露。", "At most four melds."))
+        r.problems.append(problem(_("最多四组副露。")))
         melds = melds[:4]
     dice = (2, 5)
     dice_text = r.text("dice")
@@ -494,10 +512,7 @@ def read_query(query: Mapping) -> tuple[HandInput, list[Problem]]:
             dice = tuple(sorted((int(dice_text[0]), int(dice_text[1]))))
         else:
             r.problems.append(
-                Problem(
-                    f"骰子应为两个 1–6 的数字（如 25），收到「{dice_text}」。",
-                    f"Dice are two digits 1-6; got {dice_text!r}.",
-                )
+                problem(_("骰子应为两个 1–6 的数字（如 25），收到「{value}」。"), value=dice_text)
             )
     feeds = ((0,) * 4,) * 4
     feeds_text = r.text("feeds")
@@ -508,21 +523,17 @@ def read_query(query: Mapping) -> tuple[HandInput, list[Problem]]:
             digits = [int(c) for c in feeds_text]
             feeds = tuple(tuple(digits[4 * a : 4 * a + 4]) for a in range(4))
         else:
-            r.problems.append(
-                Problem("喂牌表应为 16 个数字。", f"feeds must be 16 digits; got {feeds_text!r}.")
-            )
+            r.problems.append(problem(_("喂牌表应为 16 个数字，收到「{value}」。"), value=feeds_text))
     ready = tuple(str(s) in _getlist(query, "rd") for s in range(4))  # the form's checkboxes
     ready_text = r.text("ready")
     if ready_text is not None:
         if len(ready_text) == 4 and all(c in "01" for c in ready_text):
             ready = tuple(c == "1" for c in ready_text)
         else:
-            r.problems.append(
-                Problem("听牌标记应为 4 个 0/1。", f"ready must be four 0/1 digits; got {ready_text!r}.")
-            )
+            r.problems.append(problem(_("听牌标记应为 4 个 0/1，收到「{value}」。"), value=ready_text))
     options = []
     for name, values in RULE_OPTIONS.items():
-        value = r.choice(name, tuple(values), OPTION_DEFAULTS[name], (name, name))
+        value = r.choice(name, tuple(values), OPTION_DEFAULTS[name], name)
         if value != OPTION_DEFAULTS[name]:
             options.append((name, value))
     cap = _CAP_DEFAULT
@@ -530,9 +541,9 @@ def read_query(query: Mapping) -> tuple[HandInput, list[Problem]]:
     if cap_text in ("off", "0"):  # the form writes 0 for no cap, a link may say off
         cap = None
     elif cap_text is not None:
-        cap = r.number("cap", 1, 100, _CAP_DEFAULT, ("封顶勒子数", "The loss cap"))
+        cap = r.number("cap", 1, 100, _CAP_DEFAULT, CAP_LABEL)
     units = tuple(
-        r.number(name, 0, 1000, default, (name, name))
+        r.number(name, 0, 1000, default, name)
         for name, default in zip(_UNIT_PARAMS, _UNITS_DEFAULT, strict=True)
     )
     inp = HandInput(
@@ -556,9 +567,9 @@ def read_query(query: Mapping) -> tuple[HandInput, list[Problem]]:
         ready=ready,
         last_tile=r.flag("last"),
         first_go_round=r.flag("first"),
-        to=r.choice("to", TARGETS, "hand", ("目标", "target")),
-        meld_kind=r.choice("mk", MELD_KINDS, "pong", ("副露种类", "meld kind")),
-        meld_from=r.number("mf", 0, 3, None, SEAT_LABEL),
+        to=r.choice("to", TARGETS, "hand", TARGET_LABEL),
+        meld_kind=r.choice("mk", MELD_KINDS, "pong", MELD_KIND_LABEL),
+        meld_from=r.number("mf", 0, 3, None, MELD_FROM_LABEL),
     )
     try:
         check_counts_readable(inp.all_tiles())
@@ -577,40 +588,31 @@ def _as_list(value) -> list[str]:
     return value if isinstance(value, list) else [value]
 
 
-def _read_meld(text: str, problems: list[Problem]) -> Meld | None:
+def _read_meld(text: str, problems: list[str]) -> Meld | None:
     if not isinstance(text, str) or len(text) > MAX_TEXT:
-        problems.append(Problem("副露写法不对。", "A meld parameter is malformed."))
+        problems.append(problem(_("副露写法不对。")))
         return None
     parts = text.split(":")
     if len(parts) not in (2, 3):
-        problems.append(
-            Problem(
-                f"副露「{text}」应写成 种类:牌[:来源座位]，如 pong:777z:3。",
-                f"Meld {text!r} should read like pong:777z:3.",
-            )
-        )
+        problems.append(problem(_("副露「{meld}」应写成 种类:牌[:来源座位]，如 pong:777z:3。"), meld=text))
         return None
     kind, tiles = parts[0], parts[1]
     seat = None
-    if len(parts) == 3 and kind != "kong_concealed":
+    if len(parts) == 3 and kind != MeldKind.KONG_CONCEALED:
         if parts[2] not in ("0", "1", "2", "3"):
-            problems.append(
-                Problem(f"副露「{text}」的来源座位应为 0–3。", f"Meld {text!r}: the source seat must be 0-3.")
-            )
+            problems.append(problem(_("副露「{meld}」的来源座位应为 0–3。"), meld=text))
             return None
         seat = int(parts[2])
     try:
         meld = Meld.of(kind, tiles, seat)
     except MeldError as exc:
-        if kind == "chow":
+        if kind == MeldKind.CHOW:
             problems.append(
-                Problem(
-                    f"吃「{tiles}」不成立：吃只能是同一花色的三张连续数牌（字牌不能吃）。",
-                    f"Chow {tiles!r} is impossible: a chow is three consecutive tiles of one suit; honours cannot be chowed.",
-                )
+                problem(_("吃「{tiles}」不成立：吃只能是同一花色的三张连续数牌（字牌不能吃）。"), tiles=tiles)
             )
         else:
-            problems.append(Problem(f"副露「{text}」不成立。", f"Meld {text!r}: {exc}."))
+            # xgettext:no-python-brace-format (the English shows the engine's words too)
+            problems.append(problem(_("副露「{meld}」不成立。"), meld=text, detail=exc))
         return None
     return meld
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from games.engine.scoring import score_win, settle
 from games.presentation.explain import explain_hand
 
 from .builder import build, form_choices
-from .hand_input import InputError, Problem, read_query
+from .hand_input import InputError, problem, read_query
 
 # The hand's own parameters, carried as hidden fields by the settings form.
 _CARRIED = ("hand", "tile", "meld", "flowers", "to", "mk", "mf")
@@ -25,16 +26,16 @@ def evaluate(inp):
     try:
         score = score_win(ctx, rules)
     except ValueError as exc:  # the engine's own refusal of an impossible context
-        return None, Problem("这手牌不成立。", str(exc)), False
+        return None, problem(_("这手牌不成立。"), detail=exc), False
     payments = settle([(ctx, score)], rules)
     return explain_hand([ctx], rules, payments), None, False
 
 
 def calculator(request):
     inp, problems = read_query(request.GET)
-    explanation, problem, incomplete = (None, None, False) if problems else evaluate(inp)
-    if problem is not None:
-        problems = [problem]
+    explanation, refusal, incomplete = (None, None, False) if problems else evaluate(inp)
+    if refusal is not None:
+        problems = [refusal]
     canonical = f"{reverse('calc:calculator')}?{inp.query()}"
     ctx = {
         "inp": inp,

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import Count, Min, Q
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -16,9 +18,11 @@ from games.names import BOT_LEVELS, name_of
 from games.table_options import DEFAULTS, OPTIONS, PRESET_NAMES, ROOM_NUMBERS
 from ledger.models import Ban
 
-from .models import Action, Hand, Match, Room, Seat, Table
-from .services import ban_player, load_state, room_close, table_close, unban_player
+from .models import Action, Hand, Match, Pool, PoolEntry, Room, Seat, Table
+from .services import ServiceError, ban_player, load_state, room_close, table_close, unban_player
+from .services.pairing import pool_save, pool_switch
 from .services.rooms import ROOM_FIELDS, RoomSettingsError, check_room_settings, room_save
+from .services.table_settings import TableChoices, clean_choices
 
 
 @admin.display(description=gettext_lazy("机器人等级"))
@@ -101,9 +105,19 @@ class _RoomForm(forms.ModelForm):
         try:
             self.room_values = check_room_settings(values)
         except RoomSettingsError as error:
-            field = OPTION_PREFIX + "menqing" if error.field == "rules_options" else error.field
+            field = _option_field(error.field)
             self.add_error(field if field in self.fields else None, error.message)
         return data
+
+
+def _option_field(field: str) -> str:
+    """The form field for a refused room setting: "rules_options.KEY" is that option's field, and
+    "rules_options" as a whole is shown at the first option."""
+    if field == "rules_options":
+        return OPTION_PREFIX + OPTIONS[0].key
+    if field.startswith("rules_options."):
+        return OPTION_PREFIX + field.split(".", 1)[1]
+    return field
 
 
 # The option fields are declared on the class, so that the admin lays them out like model fields.
@@ -151,6 +165,127 @@ class RoomAdmin(admin.ModelAdmin):
             room_close(room_id=room.pk)
             self.log_change(request, room, _("关闭了房间"))
         self.message_user(request, _("已关闭。"))
+
+
+class PoolForm(forms.ModelForm):
+    """A pool's choices, checked against its room by `pairing.pool_save` (its refusal shown here)."""
+
+    preset = forms.ChoiceField(
+        label=gettext_lazy("玩法"),
+        choices=[("", gettext_lazy("房间的玩法")), *PRESET_NAMES.items()],
+        required=False,
+    )
+
+    class Meta:
+        model = Pool
+        fields = ("room", "preset", "options", "stake", "is_active", "order")
+
+    def clean(self):
+        """The room must offer the preset, the options and the stake (as for a table of its own)."""
+        data = super().clean()
+        if self.errors:
+            return data
+        choices = TableChoices(
+            preset=data["preset"] or None, options=data["options"] or {}, stake=data["stake"]
+        )
+        try:
+            clean_choices(data["room"], choices)
+        except ServiceError as error:
+            field = {"bad_stake": "stake", "preset_not_allowed": "preset"}.get(error.code, "options")
+            self.add_error(field, error.message)
+        return data
+
+
+@admin.register(Pool)
+class PoolAdmin(admin.ModelAdmin):
+    """Quick-start pools: how many wait, since when, how many tables play; switch one off."""
+
+    form = PoolForm
+    list_display = (
+        "__str__",
+        "room",
+        "preset_name",
+        "stake",
+        "waiting",
+        "longest_wait",
+        "playing",
+        "is_active",
+    )
+    list_filter = ("is_active", "room")
+    actions = ["switch_off", "switch_on"]
+
+    def get_queryset(self, request):
+        now = timezone.now()
+        waiting = Q(entries__expires__gt=now)
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("room")
+            .annotate(
+                n_waiting=Count("entries", filter=waiting, distinct=True),
+                since=Min("entries__joined", filter=waiting),
+                n_playing=Count("tables", filter=Q(tables__status=Table.Status.PLAYING), distinct=True),
+            )
+        )
+
+    @admin.display(description=gettext_lazy("玩法"))
+    def preset_name(self, obj) -> str:
+        return obj.preset_label
+
+    @admin.display(description=gettext_lazy("在等人数"), ordering="n_waiting")
+    def waiting(self, obj) -> int:
+        return obj.n_waiting
+
+    @admin.display(description=gettext_lazy("最长等待（秒）"))
+    def longest_wait(self, obj) -> str:
+        return "—" if obj.since is None else str(int((timezone.now() - obj.since).total_seconds()))
+
+    @admin.display(description=gettext_lazy("在打桌数"), ordering="n_playing")
+    def playing(self, obj) -> int:
+        return obj.n_playing
+
+    def save_model(self, request, obj, form, change) -> None:
+        data = form.cleaned_data
+        try:
+            saved = pool_save(
+                pool_id=obj.pk if change else None,
+                room_id=data["room"].pk,
+                preset=data["preset"],
+                options=data["options"] or {},
+                stake=data["stake"],
+                is_active=data["is_active"],
+                order=data["order"],
+            )
+        except ServiceError as error:
+            self.message_user(request, error.message, level=messages.ERROR)
+            return
+        obj.pk = saved.pk
+        obj.refresh_from_db()
+
+    @admin.action(description=gettext_lazy("关闭选中的池子（在等的人离开）"))
+    def switch_off(self, request, queryset) -> None:
+        pool_switch(pool_ids=list(queryset.values_list("pk", flat=True)), active=False)
+        self.message_user(request, _("已关闭。"))
+
+    @admin.action(description=gettext_lazy("打开选中的池子"))
+    def switch_on(self, request, queryset) -> None:
+        pool_switch(pool_ids=list(queryset.values_list("pk", flat=True)), active=True)
+        self.message_user(request, _("已打开。"))
+
+
+@admin.register(PoolEntry)
+class PoolEntryAdmin(admin.ModelAdmin):
+    """Who waits where (read only: people join and leave in the lobby)."""
+
+    list_display = ("user", "pool", "rating", "fill_after", "joined", "expires")
+    list_filter = ("pool",)
+    readonly_fields = ("pool", "user", "rating", "fill_after", "joined", "expires")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Table)

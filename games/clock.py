@@ -8,7 +8,8 @@ A server process starts its loop when its event loop starts (`start_with_server`
 connects; `manage.py run_clock` runs the same loop as a worker of its own. Neither runs when
 `settings.GAME_CLOCK_ENABLED` is False (tests call `clock_tick` themselves).
 
-Every `PRESENCE_HEARTBEAT` seconds the loop also runs a presence round (`presence_round`): it vouches
+Every tick the loop also runs quick start's pairing step (`pairing_step`). Every `PRESENCE_HEARTBEAT`
+seconds it also runs a presence round (`presence_round`): it vouches
 for the seats of this process's open sockets and sweeps the seats no live process vouches for any
 more (games/services/presence.py).
 
@@ -21,17 +22,46 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from collections.abc import Callable
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
 from games.live.hub import live_seat_pairs
+from games.live.lobby_sockets import lobby_user_ids
 from games.live.supervision import supervised
-from games.services import clock_tick, sweep_stale_presence, vouch_for
+from games.services import (
+    clock_tick,
+    pair_pools,
+    pool_vouch,
+    sweep_pool_entries,
+    sweep_stale_presence,
+    vouch_for,
+)
 
 log = logging.getLogger(__name__)
 
 _task: asyncio.Task | None = None
+
+# Steps of other apps run on every tick after the tables' (the tournaments app starts and ends its
+# rounds here, games never importing it): each a plain function, run in a worker thread, its failure
+# logged without stopping the loop.
+_steps: list[Callable[[], object]] = []
+
+
+def add_step(step: Callable[[], object]) -> None:
+    """Run `step()` on every tick of the clock loop (in every process that runs it: a step must be
+    safe to run in several at once, like `clock_tick`)."""
+    if step not in _steps:
+        _steps.append(step)
+
+
+async def run_steps() -> None:
+    for step in list(_steps):
+        try:
+            await database_sync_to_async(step)()
+        except Exception:  # one app's failing step must not stop the tables' clock
+            log.exception("clock step %s failed", getattr(step, "__name__", step))
 
 
 def ensure_started() -> bool:
@@ -80,6 +110,8 @@ async def run_forever(ticks: int | None = None) -> None:
             await tick()
         except Exception:  # one bad tick must not stop every table's clock
             log.exception("game clock tick failed")
+        await pairing_step()
+        await run_steps()
         if loop.time() >= next_round:
             next_round = loop.time() + heartbeat
             try:
@@ -87,6 +119,26 @@ async def run_forever(ticks: int | None = None) -> None:
             except Exception:  # nor one bad presence round
                 log.exception("presence round failed")
         await asyncio.sleep(interval)
+
+
+_next_pool_vouch = float("-inf")
+
+
+async def pairing_step() -> int:
+    """Quick start's step of the loop (games/services/pairing.py): every tick, drop lapsed entries and
+    pair the pools; every `PRESENCE_HEARTBEAT` seconds first vouch for the people with a lobby socket
+    open here. Returns how many tables opened; never raises (a failed step is logged)."""
+    global _next_pool_vouch
+    try:
+        now = asyncio.get_running_loop().time()
+        if now >= _next_pool_vouch:
+            _next_pool_vouch = now + float(settings.PRESENCE_HEARTBEAT)
+            await database_sync_to_async(pool_vouch)(lobby_user_ids())
+        await database_sync_to_async(sweep_pool_entries)()
+        return await database_sync_to_async(pair_pools)()
+    except Exception:  # one bad round must not stop the clock
+        log.exception("pairing step failed")
+        return 0
 
 
 async def presence_round() -> tuple[int, int]:

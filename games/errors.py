@@ -73,6 +73,9 @@ MESSAGES: dict[str, Promise] = {
     "declare_not_ready": _("打这张牌不能听牌，不能敲"),
     "declared_no_melds": _("敲了以后只能摸打，不能吃碰杠"),
     "no_such_invite": _("邀请码无效"),
+    "no_such_pool": _("没有这个快速开始池"),
+    "pool_closed": _("这个快速开始池已关闭"),
+    "bad_fill_after": _("机器人补位的秒数不对"),
     "bad_room_settings": _("房间设定不对"),
 }
 

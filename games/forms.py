@@ -78,6 +78,8 @@ class TableForm(forms.Form):
             self.fields[name].widget.attrs.update({"min": room.timer_min, "max": room.timer_max})
         self.options = [OPTIONS_BY_KEY[key] for key in room.allowed_options if key in OPTIONS_BY_KEY]
         add_option_fields(self, self.options, effective)
+        # The fields of the options only `standard` uses: the page shows them only for that preset.
+        self.standard_only = {OPTION_PREFIX + o.key for o in self.options if o.standard_only}
 
     def chosen_options(self) -> dict[str, Any]:
         return options_from(self, self.options)

@@ -32,6 +32,11 @@ def _all_table_options() -> list[str]:
     return list(TABLE_OPTION_KEYS)
 
 
+# The room of tournament tables (games/services/planned.py): made on first use, left out of the lobby
+# (its tables are private while their round is played). A name, not words: the same in every language.
+TOURNAMENT_ROOM = "tournaments"
+
+
 class Room(models.Model):
     """A place with one set of rules; it holds any number of tables."""
 
@@ -102,7 +107,8 @@ class Room(models.Model):
 class Table(models.Model):
     """Four seats and the hand being played there.
 
-    `version` grows by one with every change; clients send it back with each action so that a stale
+    `version` grows with every change (`games.store` moves it: a claim window always ends the same
+    number of versions after the discard that opened it); clients send it back with each action so that a stale
     action is refused. `state` is how the current hand was dealt and how many actions its log holds
     (hidden information: it never leaves the server); the log is the hand's `Action` rows, and only
     `games.store` reads or writes either. `hand` is the hand's row, kept on the table so that finding
@@ -143,6 +149,10 @@ class Table(models.Model):
         _("本桌底分"), null=True, blank=True, help_text=_("桌主设定的底分 k。")
     )
     closing = models.BooleanField(_("待关闭"), default=False, help_text=_("本局结束后关闭这张桌子。"))
+    # What the table tells everyone that the game state does not say (games.services.table_notes).
+    notes = models.JSONField(
+        _("牌桌提示"), default=dict, blank=True, help_text=_("谁离座及原因、哪张牌是超时自动打出的。")
+    )
     # The players' choices (games.services.table_settings): blank / null / absent keys mean the room's.
     preset = models.CharField(_("玩法"), max_length=16, blank=True, default="")
     options = models.JSONField(_("选项"), default=dict, blank=True, help_text=_("这张桌子选的房间选项。"))
@@ -150,6 +160,15 @@ class Table(models.Model):
     claim_timeout = models.PositiveSmallIntegerField(_("吃碰时间"), null=True, blank=True)
     private = models.BooleanField(_("私人桌"), default=False, help_text=_("不在大厅显示，凭邀请链接入座。"))
     invite_code = models.CharField(_("私人桌邀请码"), max_length=16, null=True, blank=True, unique=True)
+    pool = models.ForeignKey(
+        "Pool",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tables",
+        verbose_name=_("快速开始池"),
+        help_text=_("快速开始开的桌子：从哪个池子。"),
+    )
     hand = models.ForeignKey(
         "Hand",
         null=True,
@@ -295,3 +314,59 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return gettext("局 #{hand} 第 {seq} 步").format(hand=self.hand_id, seq=self.seq)
+
+
+class Pool(models.Model):
+    """A quick-start pool (快速开始, issue 30): one of the room's presets and options × one of its
+    stakes. People wait in it and the clock seats them four at a time at a new table
+    (`games.services.pairing`); staff switch a pool off here."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="pools", verbose_name=_("房间"))
+    preset = models.CharField(
+        _("玩法"), max_length=16, blank=True, default="", help_text=_("空：房间的玩法。")
+    )
+    options = models.JSONField(_("选项"), default=dict, blank=True, help_text=_("这个池子选的房间选项。"))
+    stake = models.PositiveIntegerField(_("底分"), help_text=_("房间可选底分之一；加入池子即接受。"))
+    is_active = models.BooleanField(_("开放"), default=True)
+    order = models.PositiveSmallIntegerField(_("顺序"), default=0)
+    created = models.DateTimeField(_("创建时间"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["room", "order", "id"]
+        verbose_name = _("快速开始池")
+        verbose_name_plural = pgettext_lazy("plural", "快速开始池")
+
+    def __str__(self) -> str:
+        return gettext("{room} · 底分 {stake}").format(room=self.room.name, stake=self.stake)
+
+    @property
+    def preset_label(self) -> str:
+        """The name of the pool's preset (the room's when the pool leaves it blank)."""
+        code = self.preset or self.room.preset
+        return Room.Preset(code).label if code in Room.Preset.values else code
+
+
+class PoolEntry(models.Model):
+    """A person waiting in a pool: at most one entry per person (one pool at a time).
+
+    `expires`: the entry counts until then; the person's lobby socket keeps moving it on
+    (`pairing.pool_vouch`), so a closed browser drops out of the pool by itself."""
+
+    pool = models.ForeignKey(Pool, on_delete=models.CASCADE, related_name="entries", verbose_name=_("池子"))
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="pool_entry", verbose_name=_("用户")
+    )
+    rating = models.FloatField(_("等级分"), help_text=_("加入时的等级分（μ），用来配对水平相近的人。"))
+    fill_after = models.PositiveSmallIntegerField(
+        _("机器人补位秒数"), null=True, blank=True, help_text=_("等这么多秒后，用机器人补满空位；空：不补。")
+    )
+    joined = models.DateTimeField(_("加入时间"))
+    expires = models.DateTimeField(_("过期时间"), db_index=True)
+
+    class Meta:
+        ordering = ["pool", "joined", "id"]
+        verbose_name = _("排队")
+        verbose_name_plural = pgettext_lazy("plural", "排队")
+
+    def __str__(self) -> str:
+        return f"{self.pool_id}:{self.user_id}"

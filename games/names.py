@@ -5,17 +5,14 @@ locale/en/LC_MESSAGES/django.po. A word becomes text in the language active wher
 `name_of(table, code)` gives it now, a template prints the lazy string as it renders. Where one
 Chinese word needs two English ones (杠开 the feature and the way of winning, 自摸 the button), a
 context (`pgettext_lazy`) tells them apart.
-
-`pair(table, code)` gives a word in both languages at once, (Chinese, English): for the pages that
-still carry both words and choose at render time (`{{ pair|lang }}`, calc/templatetags/lang.py).
 """
 
 from __future__ import annotations
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.utils import translation
-from django.utils.functional import Promise
-from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 PATTERNS = {
     "pengpeng": _("碰碰胡"),
@@ -94,6 +91,23 @@ MELD_KINDS = {
     "kong_concealed": _("暗杠"),
 }
 
+# Why a hand is no win (the scoring explanation's refusal), by the engine's `refused` code.
+WIN_REFUSALS = {
+    "eight_flowers": _("八花齐要八张花牌。"),
+    "incomplete": _("不成胡：这些牌凑不成四组加一对（或全字牌）。"),
+    "plain": _("平胡不能胡：至少要碰碰胡、混一色、清一色或全字牌。"),
+}
+
+# Who pays a win and why, by the engine's settlement `reason` (承包 has its own sentence: explain.who_pays).
+PAYMENT_REASONS = {
+    "discard": _("冲牌：放冲者付一份。"),
+    "chu_chong": _("出冲：放冲者付两份，另两家各付一份。"),
+    "bao_chong": _("包冲：放冲者包付三份。"),
+    "qingyise_9_bao": _("清一色九张落地：放冲者包付三份。"),
+    "self_draw": _("自摸：另三家各付一份。"),
+    "rob_kong": _("抢杠：被抢杠者付三份。"),
+}
+
 PRESETS = {
     "standard": _("清混碰"),
     "lazi": _("喇子"),
@@ -155,6 +169,11 @@ def name_of(table: dict, code: str) -> str:
     return str(word(table, code))
 
 
+def name_list(words) -> str:
+    """Words joined with the active language's list separator: 、 in Chinese, ", " in English."""
+    return translation.gettext("、").join(str(w) for w in words)
+
+
 def wind_name(code: str) -> str:
     """东 / East for a wind's tile code ("1z".."4z")."""
     return name_of(WINDS, code)
@@ -169,34 +188,11 @@ def meld_name(kind: str) -> str:
     return name_of(MELD_KINDS, kind)
 
 
-def both(make) -> tuple[str, str]:
-    """(Chinese, English): what `make()` gives in each language."""
-    with translation.override("zh-hans"):
-        zh = str(make())
-    with translation.override("en"):
-        en = str(make())
-    return zh, en
-
-
-def pair(table: dict, code: str) -> tuple[str, str]:
-    """(Chinese, English) for a code (see the module's docstring)."""
-    found = word(table, code)
-    return both(lambda: found)
-
-
-def english_active() -> bool:
-    return (get_language() or "").startswith("en")
-
-
-def in_language(value):
-    """The active language's word of a (Chinese, English) pair, or of anything with `zh`/`en`
-    attributes or keys; a lazy word becomes text; other values come back unchanged."""
-    if isinstance(value, Promise):
-        return str(value)
-    if isinstance(value, (tuple, list)) and len(value) == 2 and all(isinstance(v, str) for v in value):
-        return value[1] if english_active() else value[0]
-    if isinstance(value, dict) and "zh" in value and "en" in value:
-        return value["en"] if english_active() else value["zh"]
-    if hasattr(value, "zh") and hasattr(value, "en"):
-        return value.en if english_active() else value.zh
-    return value
+def person_name(user) -> str:
+    """A person's name as the site shows it: the profile's display name, else the username; read from
+    `profile` when the caller selected it, else one look-up."""
+    try:
+        profile = user.profile
+    except ObjectDoesNotExist:
+        profile = None
+    return (profile.display_name if profile else "") or user.get_username()

@@ -28,7 +28,8 @@ ON, OFF = _("开"), _("关")
 @dataclass(frozen=True, slots=True)
 class Option:
     """One house option. `kind`: "choice" (one of `choices`), "flag" (on/off), "count" (a positive
-    integer or off: `off` is the value stored when the player leaves it empty)."""
+    integer or off: `off` is the value stored when the player leaves it empty). `standard_only`: the
+    rules apply it to the `standard` preset only (RULES.md §11), so it is asked and shown only there."""
 
     key: str
     label: str
@@ -37,6 +38,7 @@ class Option:
     choices: tuple[tuple[str, str], ...] = ()
     off: object = None
     off_label: str = OFF
+    standard_only: bool = False  # §11: applies in the `standard` preset only (lazi, home ignore it)
 
     def display(self, value) -> str:
         """The value as people read it (the lobby row, the table page, the invite page)."""
@@ -57,6 +59,7 @@ OPTIONS: tuple[Option, ...] = (
         _("门清的算法：翻倍，或保底一个勒子。"),
         "choice",
         (("double", DOUBLES), ("lezi", LEZI_FLOOR)),
+        standard_only=True,
     ),
     Option(
         "gangkai",
@@ -64,6 +67,7 @@ OPTIONS: tuple[Option, ...] = (
         _("杠上开花：保底一个勒子，或像门清一样翻倍。"),
         "choice",
         (("floor", LEZI_FLOOR), ("double", DOUBLES)),
+        standard_only=True,
     ),
     Option(
         "haidi",
@@ -71,6 +75,7 @@ OPTIONS: tuple[Option, ...] = (
         _("自摸墙上最后一张（只用于上海清混碰）。"),
         "choice",
         (("off", _("不算")), ("double", DOUBLES), ("lezi", LEZI_FLOOR)),
+        standard_only=True,
     ),
     Option(
         "payment",
@@ -82,12 +87,14 @@ OPTIONS: tuple[Option, ...] = (
             ("chu_chong", _("出冲")),
             ("bao_chong", _("包冲")),
         ),
+        standard_only=True,
     ),
     Option(
         "qingyise_9_bao",
         _("清一色九张落地包输"),
         _("对手已落地九张同一花色，放冲者包三家（只用于上海清混碰）。"),
         "flag",
+        standard_only=True,
     ),
     Option(
         "garden",
@@ -115,10 +122,19 @@ OPTIONS: tuple[Option, ...] = (
         "count",
         off=None,
         off_label=_("不封顶"),
+        standard_only=True,
     ),
 )
 OPTIONS_BY_KEY: dict[str, Option] = {o.key: o for o in OPTIONS}
 TABLE_OPTION_KEYS: tuple[str, ...] = tuple(o.key for o in OPTIONS)
+STANDARD_ONLY_KEYS: frozenset[str] = frozenset(o.key for o in OPTIONS if o.standard_only)
+STANDARD = "standard"
+
+
+def applies(option: Option, preset: str) -> bool:
+    """Whether the rules use this option in `preset` (RULES.md §11)."""
+    return preset == STANDARD or not option.standard_only
+
 
 # Room-only settings (the room's scoring units; no table changes them); empty means the default.
 ROOM_NUMBERS: tuple[Option, ...] = (

@@ -16,11 +16,14 @@ from django_htmx.http import HttpResponseClientRedirect
 from games import services
 from games.forms import TableForm
 from games.models import Room, Table
+from games.names import name_list
 from games.presentation import rendering
+from games.presentation.rules_text import rules_html
 from games.services import ServiceError
 from games.services.stakes import room_stakes
 from games.services.table_settings import (
     TableChoices,
+    ignored_options,
     may_see_table,
     normalise_invite_code,
     note_invited,
@@ -33,8 +36,49 @@ NOT_FOUND = {"no_such_table", "no_such_room", "no_such_seat"}
 FORBIDDEN = {"not_seated", "not_your_seat", "room_closed"}
 
 
+def rules(request):
+    """The rules page: the engine's rules text (games/engine/RULES.md), rendered."""
+    return render(request, "games/rules.html", {"rules_html": rules_html(), "sections": range(1, 12)})
+
+
 def lobby(request):
     return render(request, "games/lobby.html", rendering.lobby_context(request.user))
+
+
+def _lobby_rooms(request, error: ServiceError | None = None):
+    """The lobby's live part for an htmx request (a pool joined or left), with a refusal's words."""
+    ctx = rendering.lobby_context(request.user)
+    ctx["pool_error"] = error.message if error is not None else None
+    return render(request, "games/lobby.html#rooms", ctx)
+
+
+@login_required
+@require_POST
+def pool_join(request, pool_id: int):
+    """快速开始: wait in the pool (its stake accepted); with "bots" ticked, bots fill the table after
+    `fill_after` seconds. The clock seats people and the lobby socket sends them to the table."""
+    fill_after = None
+    if request.POST.get("bots"):
+        fill_after = request.POST.get("fill_after") or settings.POOL_FILL_AFTER
+    try:
+        services.pool_join(pool_id=pool_id, user=request.user, fill_after=fill_after)
+    except ServiceError as error:
+        if getattr(request, "htmx", False):
+            return _lobby_rooms(request, error)  # htmx swaps a 200 only: the words go in the lobby
+        messages.error(request, error.message)
+    if getattr(request, "htmx", False):
+        return _lobby_rooms(request)
+    return HttpResponseRedirect(reverse("games:lobby"))
+
+
+@login_required
+@require_POST
+def pool_leave(request):
+    """Stop waiting: one click, no cost."""
+    services.pool_leave(user=request.user)
+    if getattr(request, "htmx", False):
+        return _lobby_rooms(request)
+    return HttpResponseRedirect(reverse("games:lobby"))
 
 
 def _enterable(request, table_id: int) -> Table:
@@ -182,6 +226,14 @@ def table_new(request, room_id: int):
             field = error.field or _CHOICE_ERROR_FIELDS.get(error.code)
             form.add_error(field if field in form.fields else None, error.message)
         else:
+            ignored = ignored_options(created.preset, choices.options, effective)
+            if ignored:
+                messages.info(
+                    request,
+                    gettext("{options}只用于上海清混碰，这张桌子不用。").format(
+                        options=name_list(o.label for o in ignored)
+                    ),
+                )
             return HttpResponseRedirect(reverse("games:table", args=[created.pk]))
     status = 400 if request.method == "POST" else 200
     return render(request, "games/table_new.html", {"room": room, "form": form}, status=status)

@@ -4,9 +4,9 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy
 
 from games.admin import bot_level
-from games.names import FEATURES, PATTERNS, WIN_KINDS, name_of
+from games.names import FEATURES, PATTERNS, WIN_KINDS, name_list, name_of
 
-from .models import HandRecord, Player, Rating
+from .models import HandRecord, HandReview, Player, Rating
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -53,8 +53,33 @@ class HandRecordAdmin(ReadOnly):
 
     @admin.display(description=gettext_lazy("加番"))
     def feature_names(self, obj: HandRecord) -> str:
-        return ", ".join(name_of(FEATURES, code) for code in obj.features) or "—"
+        return name_list(name_of(FEATURES, code) for code in obj.features) or "—"
 
     @admin.display(description=gettext_lazy("胡法"))
     def win_kind_name(self, obj: HandRecord) -> str:
         return name_of(WIN_KINDS, obj.win_kind) if obj.win_kind else "—"
+
+
+@admin.register(HandReview)
+class HandReviewAdmin(ReadOnly):
+    """复盘 rows: read-only, but deletable (the next person to open the review has it computed again,
+    e.g. after a failed one)."""
+
+    list_display = (
+        "hand",
+        "seat",
+        "player",
+        "status",
+        "version",
+        "decisions",
+        "agreement",
+        "mistakes",
+        "finished",
+    )
+    list_filter = ("status",)
+    list_select_related = ("player",)
+    fields = ("hand", "seat", "player", "status", "version", "started", "finished", "decisions", "agreement")
+    fields += ("mistakes", "useful_lost")
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return request.user.has_perm("history.delete_handreview")

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from games.engine.verify import ExportError, VerifyFailed
 from games.errors import message_for
+from games.names import name_list
 
 NOT_AN_EXPORT: dict[str, Promise] = {
     "too_big": gettext_lazy("文件太大（牌局导出最多 {limit} 字节）"),
@@ -35,7 +36,7 @@ def refusal(exc: ExportError | VerifyFailed) -> str:
     """The sentence the import form shows for a refused export."""
     details = dict(exc.details)
     if "keys" in details:
-        details["keys"] = _("、").join(details["keys"])  # the list separator of the language
+        details["keys"] = name_list(details["keys"])
     if "reason" in details:
         details["reason"] = message_for(details["reason"])
     if isinstance(exc, VerifyFailed):

@@ -158,3 +158,48 @@ class RatingChange(models.Model):
         verbose_name = _("等级分变化")
         verbose_name_plural = pgettext_lazy("plural", "等级分变化")
         indexes = [models.Index(fields=["rating", "id"], name="ratingchange_rating_id")]
+
+
+class HandReview(models.Model):
+    """复盘 of one seat of one finished hand (`games.engine.review`), computed once in the background
+    and served from here after that (`history.reviews`).
+
+    A row is created `pending` when someone first asks; whoever asks next restarts a pending row
+    whose work has not been heard of for a while (a server restart loses the thread, not the row).
+    `version` is the engine's `review.VERSION`: a review of an older version is computed again."""
+
+    PENDING, DONE, FAILED = "pending", "done", "failed"
+    STATUSES = [(PENDING, _("计算中")), (DONE, _("完成")), (FAILED, _("失败"))]
+
+    hand = models.ForeignKey(
+        "games.Hand", on_delete=models.CASCADE, related_name="reviews", verbose_name=_("一局")
+    )
+    seat = models.PositiveSmallIntegerField(_("座位"))
+    player = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reviews",
+        verbose_name=_("玩家"),
+        help_text=_("这个座位的玩家（复盘统计的归属）。"),
+    )
+    status = models.CharField(_("状态"), max_length=8, choices=STATUSES, default=PENDING)
+    version = models.PositiveSmallIntegerField(_("版本"), default=0)
+    started = models.DateTimeField(_("开始计算"), null=True, blank=True)
+    finished = models.DateTimeField(_("完成时间"), null=True, blank=True)
+    data = models.JSONField(_("复盘"), null=True, blank=True)
+    decisions = models.PositiveIntegerField(_("决策数"), default=0)
+    agreement = models.FloatField(_("一致率"), default=0.0)
+    mistakes = models.PositiveIntegerField(_("失误"), default=0)
+    useful_lost = models.PositiveIntegerField(_("送出的有效牌"), default=0)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("复盘")
+        verbose_name_plural = pgettext_lazy("plural", "复盘")
+        constraints = [models.UniqueConstraint(fields=["hand", "seat"], name="handreview_unique_seat")]
+        indexes = [models.Index(fields=["player", "status", "id"], name="handreview_player_done")]
+
+    def __str__(self) -> str:
+        return gettext("局 #{hand} 座位 {seat} 的复盘").format(hand=self.hand_id, seat=self.seat)

@@ -19,13 +19,14 @@ from django.utils.translation import gettext_lazy
 
 from calc.links import calc_url
 from games.engine.actions import Action, RuleError
+from games.engine.kinds import Phase
 from games.engine.rules import Rules
 from games.engine.state import GameState
 from games.engine.tiles import code_to_str
 from games.engine.verify import HandExport, VerifyFailed, verify_export
 from games.engine.view import Discard
 from games.errors import message_for
-from games.names import ACTIONS, PATTERNS, PHASES, WIN_KINDS, WINDS, pair
+from games.names import ACTIONS, PATTERNS, PHASES, WIN_KINDS, WINDS, word
 
 from .import_errors import refusal
 
@@ -79,38 +80,28 @@ def check(source: ReplaySource) -> str | None:
 class SeatFrame:
     seat: int
     name: str
-    wind_zh: str
+    wind: str  # a lazy word, as every word of a frame: the active language's when shown
     is_dealer: bool
     hand: list[str]
     drawn: str | None
     melds: list[dict]
     flowers: list[str]
     river: list[Discard]
-    options: list[dict] = field(default_factory=list)  # {"text", "zh", "en", "tile", "taken"}
+    options: list[dict] = field(default_factory=list)  # {"text", "word", "tile", "taken"}
     pending: bool = False
     payment: int | None = None
-    wind_en: str = ""
-
-    @property
-    def wind(self) -> tuple[str, str]:
-        return (self.wind_zh, self.wind_en)
 
 
 @dataclass
 class Frame:
     step: int
     total: int
-    phase_zh: str
-    phase_en: str
+    phase: str
     wall_remaining: int
     last: dict | None  # the action that led here
     next: dict | None  # the action taken from here
     seats: list[SeatFrame]
     result: dict | None  # the settlement, on the last frame
-
-    @property
-    def phase(self) -> tuple[str, str]:
-        return (self.phase_zh, self.phase_en)
 
     @property
     def prev_step(self) -> int | None:
@@ -122,13 +113,11 @@ class Frame:
 
 
 def describe(action: Action, names) -> dict:
-    zh, en = pair(ACTIONS, action.kind)
     return {
         "text": str(action),
         "seat": action.seat,
         "name": names[action.seat],
-        "zh": zh,
-        "en": en,
+        "word": word(ACTIONS, action.kind),
         "tile": None if action.tile is None else code_to_str(action.tile),
     }
 
@@ -149,18 +138,12 @@ def _settlement(state: GameState, names) -> dict:
         result.contexts if len(result.contexts) == len(result.winners) else (None,) * len(result.winners)
     )
     for w, ctx in zip(result.winners, contexts, strict=True):
-        pzh, pen = pair(PATTERNS, w.pattern or "")
-        kzh, ken = pair(WIN_KINDS, w.win)
         winners.append(
             {
                 "seat": w.seat,
                 "name": names[w.seat],
-                "pattern_zh": pzh,
-                "pattern_en": pen,
-                "win_zh": kzh,
-                "win_en": ken,
-                "pattern": (pzh, pen),
-                "win": (kzh, ken),
+                "pattern": word(PATTERNS, w.pattern or ""),
+                "win": word(WIN_KINDS, w.win),
                 "from_seat": w.from_seat,
                 "from_name": None if w.from_seat is None else names[w.from_seat],
                 "features": list(w.features),
@@ -186,11 +169,11 @@ def frame_at(source: ReplaySource, step: int) -> Frame:
         raise NotReplayable(_("这局的记录无法重放：{error}").format(error=message_for(exc.code))) from None
     view = state.public_view()
     following = export.actions[step] if step < source.total else None
-    pending = set(state.pending_seats()) if state.phase != "ended" else set()
+    pending = set(state.pending_seats()) if state.phase != Phase.ENDED else set()
     seats = []
     for info, concealed in zip(view.seats, state.hands, strict=True):
         s = info.seat
-        drawn = state.drawn_tile if state.phase == "turn" and s == state.current_seat else None
+        drawn = state.drawn_tile if state.phase == Phase.TURN and s == state.current_seat else None
         tiles = list(concealed)
         if drawn is not None and drawn in tiles:
             tiles.remove(drawn)
@@ -204,8 +187,7 @@ def frame_at(source: ReplaySource, step: int) -> Frame:
             SeatFrame(
                 seat=s,
                 name=names[s],
-                wind_zh=pair(WINDS, info.wind)[0],
-                wind_en=pair(WINDS, info.wind)[1],
+                wind=word(WINDS, info.wind),
                 is_dealer=s == export.dealer,
                 hand=[code_to_str(t) for t in tiles],
                 drawn=None if drawn is None else code_to_str(drawn),
@@ -217,18 +199,16 @@ def frame_at(source: ReplaySource, step: int) -> Frame:
                 river=list(info.river),
                 options=options,
                 pending=s in pending,
-                payment=state.result.payments[s] if state.phase == "ended" else None,
+                payment=state.result.payments[s] if state.phase == Phase.ENDED else None,
             )
         )
-    zh, en = pair(PHASES, state.phase)
     return Frame(
         step=step,
         total=source.total,
-        phase_zh=zh,
-        phase_en=en,
+        phase=word(PHASES, state.phase),
         wall_remaining=state.wall_remaining,
         last=describe(export.actions[step - 1], names) if step else None,
         next=describe(following, names) if following is not None else None,
         seats=seats,
-        result=_settlement(state, names) if state.phase == "ended" else None,
+        result=_settlement(state, names) if state.phase == Phase.ENDED else None,
     )

@@ -21,10 +21,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
+from games.engine.kinds import ResultKind
 from games.engine.scoring.core import SELF_DRAWN
 
 from .models import HandRecord, Player, Rating, RatingChange
@@ -88,7 +89,7 @@ def records_for(hand, players: Sequence[Player], room_id: int) -> list[HandRecor
                 seat=seat,
                 ended=ended,
                 is_dealer=seat == hand.dealer,
-                drawn=result.get("kind") != "win",
+                drawn=result.get("kind") != ResultKind.WIN,
                 won=win is not None,
                 self_drawn=win is not None and win.get("win") in SELF_DRAWN,
                 dealt_in=seat in feeders and win is None,
@@ -201,3 +202,16 @@ def backfill(*, batch: int = 500) -> int:
         sitters = [Sitter(uid) if uid is not None else Sitter(None, room.bot_level) for uid in players]
         done += record_hand(hand=hand, sitters=sitters, room_id=room.pk)
     return done
+
+
+def pool_ratings(user_ids: Sequence[int], room_id: int) -> dict[int, float]:
+    """Each person's μ for quick-start pairing: their rating in the room once they have rated hands
+    there, else their overall one; people never rated are left out (the pool uses its default)."""
+    found: dict[int, float] = {}
+    rows = Rating.objects.filter(player__user_id__in=list(user_ids)).filter(
+        models.Q(room_id=room_id, rated_hands__gt=0) | models.Q(room__isnull=True)
+    )
+    for user_id, room, mu in rows.values_list("player__user_id", "room_id", "mu"):
+        if room is not None or user_id not in found:
+            found[user_id] = mu
+    return found

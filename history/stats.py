@@ -22,7 +22,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.db import connection
 from django.db.models import Q, Sum
 
-from games.names import FEATURES, PATTERNS, WIN_KINDS, pair
+from games.names import FEATURES, PATTERNS, WIN_KINDS, word
 
 from .models import HandRecord, Player, Rating, RatingChange
 
@@ -39,8 +39,7 @@ def ratio(part: int, whole: int) -> Decimal | None:
 @dataclass
 class Distribution:
     code: str
-    zh: str
-    en: str
+    label: str  # a lazy word
     count: int
     share: Decimal | None
 
@@ -88,8 +87,7 @@ class PlayerStats:
 def _distribution(counter: Counter, names: dict, whole: int) -> list[Distribution]:
     out = []
     for code, count in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0])):
-        zh, en = pair(names, code)
-        out.append(Distribution(code, zh, en, count, ratio(count, whole)))
+        out.append(Distribution(code, word(names, code), count, ratio(count, whole)))
     return out
 
 

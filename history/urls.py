@@ -13,6 +13,8 @@ urlpatterns = [
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("hands/<int:hand_id>/", views.replay, name="replay"),
     path("hands/<int:hand_id>/export.json", views.export_hand, name="export"),
+    path("hands/<int:hand_id>/review/<int:seat>/", views.review_hand, name="review"),
+    path("hands/<int:hand_id>/review/<int:seat>/status/", views.review_status, name="review_status"),
     path("replay/import/", views.import_hand, name="import"),
     path("replay/imported/", views.imported, name="imported"),
 ]

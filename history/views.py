@@ -17,7 +17,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Count, Max, Min, Sum
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -28,14 +28,16 @@ from calc.links import stored_calc_urls
 from games import selectors
 from games.engine.verify import ExportError, VerifyFailed, loads_export, parse_export, verify_export
 from games.models import Hand, Match, Room, Table
-from games.names import PATTERNS, pair
+from games.names import PATTERNS, word
 from games.services.table_settings import may_see_table
 
-from . import charts
+from . import charts, reviews
 from .forms import ImportForm
 from .import_errors import refusal
-from .models import HandRecord, Player, Rating
+from .models import HandRecord, HandReview, Player, Rating
 from .replay import NotReplayable, ReplaySource, check, clamp_step, frame_at, source_from_hand
+from .review_view import clamp_index, decision_view, timeline
+from .sections import stats_sections
 from .stats import player_stats
 
 MATCHES_PER_PAGE = 20
@@ -157,6 +159,13 @@ def paid_of(result: dict) -> list[int]:
     return (result.get("garden") or {}).get("paid") or result["payments"]
 
 
+def _being_played(match: Match, hand) -> bool:
+    """A hand without a result is being played only while it is its table's current hand and the
+    match goes on; otherwise it was left unfinished (the table closed, or everyone left)."""
+    table = match.table
+    return match.ended is None and table.status == table.Status.PLAYING and table.hand_id == hand.pk
+
+
 def match_detail(request, match_id: int):
     match = Match.objects.select_related("table__room").filter(pk=match_id).first()
     if match is None:
@@ -187,7 +196,7 @@ def match_detail(request, match_id: int):
                         "seat": w["seat"],
                         "player": seats[w["seat"]],
                         "name": seats[w["seat"]].name_at(w["seat"]) if seats[w["seat"]] else "",
-                        "pattern": pair(PATTERNS, w.get("pattern") or ""),
+                        "pattern": word(PATTERNS, w.get("pattern") or ""),
                         "value": w.get("value"),
                         "calc_url": link,
                     }
@@ -199,6 +208,7 @@ def match_detail(request, match_id: int):
                 "dealer": seats[hand.dealer],
                 "dealer_name": seats[hand.dealer].name_at(hand.dealer) if seats[hand.dealer] else "",
                 "winners": winners,
+                "live": result is None and _being_played(match, hand),
                 "payments": list(zip(seats, paid_of(result), strict=True)) if result else None,
                 # 逛花园: each seat's stack after the hand, and whether it ended the match
                 "garden": (result or {}).get("garden"),
@@ -250,14 +260,19 @@ def replay(request, hand_id: int):
     try:
         hand, source = _stored_source(request, hand_id)
         if source is None:
+            if not _being_played(hand.match, hand):
+                return _unfinished(request, None, _("这局没有打完（牌桌已关闭），不能回放。"))
             return _unfinished(
                 request,
                 hand,
                 _("这局还没有结束，结束后才能回放。"),
             )
-        return _replay_page(
-            request, source, {"hand": hand, "base_url": reverse("history:replay", args=[hand.pk])}
-        )
+        ctx = {
+            "hand": hand,
+            "base_url": reverse("history:replay", args=[hand.pk]),
+            "review_seats": _review_buttons(request, hand, source),
+        }
+        return _replay_page(request, source, ctx)
     except NotReplayable as exc:
         return _unfinished(request, None, str(exc))
 
@@ -302,6 +317,101 @@ def imported(request):
     return _replay_page(
         request, source, {"hand": None, "imported": True, "base_url": reverse("history:imported")}
     )
+
+
+# --- 复盘 (reviews) ---------------------------------------------------------------------------------
+
+
+def _may_review(request, hand: Hand, seat: int) -> bool:
+    """A finished hand's seat: the staff any, anyone every seat of a public table's hand, a player
+    their own seats (the only ones they may review of a private table's hand)."""
+    user = request.user
+    if user.is_authenticated and user.is_staff:
+        return True
+    if not hand.match.table.private:
+        return True
+    return (
+        user.is_authenticated and HandRecord.objects.filter(hand=hand, seat=seat, player__user=user).exists()
+    )
+
+
+def _review_buttons(request, hand: Hand, source: ReplaySource) -> list[dict]:
+    """The seats whose 复盘 this viewer may open, with whether each is already computed."""
+    rows = {r.seat: r for r in HandReview.objects.filter(hand=hand).only("seat", "status", "version")}
+    return [
+        {"seat": s, "name": source.names[s], "ready": reviews.is_ready(rows.get(s))}
+        for s in range(4)
+        if _may_review(request, hand, s)
+    ]
+
+
+def _review_source(request, hand_id: int, seat: int):
+    """(hand, source) of a seat this viewer may review; 404 as for a missing id otherwise, and
+    `source` None while the hand is being played."""
+    if not 0 <= seat < 4:
+        raise Http404(NOT_FOUND)
+    hand, source = _stored_source(request, hand_id)
+    if not _may_review(request, hand, seat):
+        raise Http404(NOT_FOUND)
+    return hand, source
+
+
+def _reviewable(request, hand_id: int, seat: int):
+    """(hand, source) of a seat of a finished hand the viewer may review, or the page that says why
+    it cannot be reviewed."""
+    try:
+        hand, source = _review_source(request, hand_id, seat)
+    except NotReplayable as exc:
+        return _unfinished(request, None, str(exc))
+    if source is None:
+        return _unfinished(request, hand, _("这局还没有结束，结束后才能复盘。"))
+    return hand, source
+
+
+@require_http_methods(["GET", "POST"])
+def review_hand(request, hand_id: int, seat: int):
+    """The seat's review: started by POST (the replay page's 复盘 button), shown once computed, and
+    meanwhile a progress indicator that polls `review_status`."""
+    found = _reviewable(request, hand_id, seat)
+    if isinstance(found, HttpResponse):
+        return found
+    hand, source = found
+    url = reverse("history:review", args=[hand.pk, seat])
+    if request.method == "POST":
+        reviews.ask(hand, seat, source.export)
+        return redirect(url)
+    row = reviews.latest(hand, seat, source.export)
+    ctx = {"hand": hand, "seat": seat, "name": source.names[seat], "row": row, "url": url}
+    if not reviews.is_ready(row):
+        return render(request, "history/review_wait.html", ctx)
+    data = row.data
+    index = clamp_index(request.GET.get("d"), len(data["decisions"]))
+    ctx.update(
+        summary=data["summary"],
+        mistake_gap=data["mistake_gap"],
+        decision=decision_view(data, index),
+        marks=timeline(data),
+        replay_url=reverse("history:replay", args=[hand.pk]),
+    )
+    if getattr(request, "htmx", False) and request.GET.get("d") is not None:
+        return render(request, "history/review.html#board", ctx)
+    return render(request, "history/review.html", ctx)
+
+
+def review_status(request, hand_id: int, seat: int):
+    """The progress fragment the waiting page polls; once the review is ready, htmx is told to load
+    the review page (`HX-Redirect`)."""
+    found = _reviewable(request, hand_id, seat)
+    if isinstance(found, HttpResponse):
+        return found
+    hand, source = found
+    row = reviews.latest(hand, seat, source.export)
+    url = reverse("history:review", args=[hand.pk, seat])
+    ctx = {"hand": hand, "seat": seat, "row": row, "url": url}
+    response = render(request, "history/review_wait.html#status", ctx)
+    if reviews.is_ready(row):
+        response["HX-Redirect"] = url
+    return response
 
 
 # --- statistics and leaderboards -------------------------------------------------------------------
@@ -355,8 +465,30 @@ def stats(request, key: str):
         "own": request.user.is_authenticated and _is_me(request, key),
         "balance_chart": charts.line_chart(data.balance, label=_("累计得分")),
         "rating_chart": charts.line_chart(data.rating_history, label=_("等级分 (μ − 3σ)"), zero_line=False),
+        **_review_trend(player),
+        "sections": stats_sections(request, player),
     }
     return render(request, "history/stats.html", ctx)
+
+
+def _review_trend(player: Player) -> dict:
+    """The player's last reviewed hands: their agreement with the bot as a chart, and the averages."""
+    rows = reviews.trend(player)
+    if not rows:
+        return {"review_trend": None}
+    decisions = sum(r.decisions for r in rows)
+    agreed = sum(r.agreement * r.decisions for r in rows)
+    return {
+        "review_trend": {
+            "hands": len(rows),
+            "agreement": agreed / decisions if decisions else 1.0,
+            "mistakes": sum(r.mistakes for r in rows) / len(rows),
+            "useful_lost": sum(r.useful_lost for r in rows) / len(rows),
+            "chart": charts.line_chart(
+                [round(100 * r.agreement, 1) for r in rows], label=_("与机器人的一致率"), zero_line=False
+            ),
+        }
+    }
 
 
 def leaderboard(request):

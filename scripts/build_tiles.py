@@ -367,6 +367,12 @@ def build(font_path: Path = FONT) -> str:
     )
 
 
+def back_image() -> str:
+    """The back alone, as an image of its own (static/tiles/back.svg): CSS draws the face-down tiles
+    of the other seats' hands with it (static/css/tiles.css, `i.tile-back`), a few bytes a tile."""
+    return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}">{BACK}</svg>\n'
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--font", type=Path, default=FONT)
@@ -376,6 +382,7 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")
     print(f"{args.out}: {len(text.encode())} bytes")
+    (args.out.parent / "back.svg").write_text(back_image(), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -19,4 +19,7 @@ fi
 
 mkdir -p test-results
 # pytest-playwright empties its --output folder at start: give it its own, keep our screenshots.
-exec "$PY" -m pytest -q tests/e2e -p no:asyncio -p no:cacheprovider -o addopts="" --output test-results/playwright "$@"
+# With test paths as arguments (`bash scripts/e2e.sh tests/e2e/test_x.py`) only those run.
+targets=(tests/e2e)
+if [ "$#" -gt 0 ] && [[ "$1" == tests/* ]]; then targets=(); fi
+exec "$PY" -m pytest -q "${targets[@]}" -p no:asyncio -p no:cacheprovider -o addopts="" --output test-results/playwright "$@"

@@ -23,11 +23,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from games import clock  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from shmj_site.origins import SameOriginValidator  # noqa: E402
+from tournaments.routing import websocket_urlpatterns as tournament_websockets  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + tournament_websockets))
+        ),
     }
 )
 

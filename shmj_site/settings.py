@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "ledger",
     "history",
     "calc",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -274,9 +275,22 @@ GAME_CLOCK_INTERVAL = float(os.environ.get("GAME_CLOCK_INTERVAL", "0.25"))
 # has vouched for in PRESENCE_STALE seconds (its process died) counts as disconnected from then on.
 PRESENCE_HEARTBEAT = float(os.environ.get("PRESENCE_HEARTBEAT", "15"))
 PRESENCE_STALE = float(os.environ.get("PRESENCE_STALE", "60"))
+# Quick-start pools (games/services/pairing.py): a waiting person's entry lapses POOL_STALE seconds
+# after their lobby socket last vouched for them (every PRESENCE_HEARTBEAT), and POOL_CLOSE_GRACE
+# seconds after their last lobby socket closed (a reload keeps the place); "fill with bots after N s"
+# offers POOL_FILL_AFTER seconds by default.
+POOL_STALE = float(os.environ.get("POOL_STALE", "30"))
+POOL_CLOSE_GRACE = float(os.environ.get("POOL_CLOSE_GRACE", "3"))
+POOL_FILL_AFTER = int(os.environ.get("POOL_FILL_AFTER", "20"))
+# A lobby socket renders the lobby at most once per LOBBY_PUSH_INTERVAL seconds (changes meanwhile are
+# folded into the next push).
+LOBBY_PUSH_INTERVAL = float(os.environ.get("LOBBY_PUSH_INTERVAL", "1"))
 # Messages one table socket may send at once, and a second after that (games/live/limits.py).
 TABLE_SOCKET_BURST = int(os.environ.get("TABLE_SOCKET_BURST", "30"))
 TABLE_SOCKET_RATE = float(os.environ.get("TABLE_SOCKET_RATE", "10"))
+# Seconds between two checks that every signed-in table socket's session still signs its person in
+# (games/live/hub.py): a socket whose close message was lost closes within this; 0: no checks.
+SOCKET_SESSION_SWEEP = float(os.environ.get("SOCKET_SESSION_SWEEP", "10"))
 # Places for spectators (sockets of people who are not members of the table: seated, played there,
 # invited to a private one; members are never refused): per address in one process, per address at
 # one table, per table; 0 means no limit (games/live/limits.py).

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.utils import translation
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -23,6 +24,23 @@ def shared_vectors_dir() -> Path | None:
 def _empty_cache():
     """Every test starts with an empty cache: the account throttles (games/throttle.py) count in it."""
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _no_session_sweep(settings):
+    """The socket hub's periodic session check (games/live/hub.py) runs on its own clock, which no
+    test should race; the tests of it turn it on or call `sweep_sessions` themselves."""
+    settings.SOCKET_SESSION_SWEEP = 0
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Every test starts in the site's default language: a page requested in English leaves English
+    active in the thread (LocaleMiddleware activates a request's language and nothing resets it),
+    and a render without a language of its own would then be in English."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(scope="session")

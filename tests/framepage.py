@@ -27,14 +27,23 @@ class Page:
                     del regions[name]
                 regions["board"] = board
                 regions.update(inner)
+            elif element_id.startswith(BOARD_PARTS):  # with the regions inside it (the phase in the info bar)
+                for name in [n for n in regions if n.startswith(f"{element_id}-")]:
+                    del regions[name]
+                html, inner = split_board(html)
+                regions[element_id] = html
+                regions.update(inner)
+            elif element_id in INSIDE and INSIDE[element_id] in regions:  # #controls-bar in #controls
+                regions[INSIDE[element_id]] = replace_inside(regions[INSIDE[element_id]], element_id, html)
             else:
                 regions[element_id] = html
         return Page(regions)
 
     def html(self) -> str:
-        """The page's regions in one string: the board with its regions in place, then the others."""
+        """The page's regions in one string: the board with its regions in place (a seat block's
+        parts inside the block), then the others."""
         board = self.regions.get("board", "")
-        for name, html in self.regions.items():
+        for name, html in self.regions.items():  # a region before the regions inside it
             board = board.replace(f"<!--region:{name}-->", html)
         rest = [
             html
@@ -45,6 +54,8 @@ class Page:
 
 
 BOARD_PARTS = ("table-info", "waiting-room", "seat-", "table-centre")
+# Regions a frame may swap alone inside a region outside the board: their outer region.
+INSIDE = {"controls-bar": "controls"}
 
 
 class _Elements(HTMLParser):
@@ -52,11 +63,12 @@ class _Elements(HTMLParser):
 
     VOID = {"input", "br", "img", "meta", "link", "hr", "wbr", "source", "use", "path", "rect", "circle"}
 
-    def __init__(self, text: str, depth: int | None) -> None:
+    def __init__(self, text: str, depth: int | None, prefixes: tuple[str, ...] = BOARD_PARTS) -> None:
         super().__init__(convert_charrefs=False)
         self.text = text
         self.lines = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
-        self.depth = depth  # only elements at this depth (None: any depth, by the ids in BOARD_PARTS)
+        self.depth = depth  # only elements at this depth (None: any depth, by the ids in `prefixes`)
+        self.prefixes = prefixes
         self.stack: list[tuple[str, str | None, int]] = []
         self.spans: list[tuple[str, int, int]] = []
 
@@ -80,7 +92,7 @@ class _Elements(HTMLParser):
                 break
         end = self.text.index(">", self._offset()) + 1
         at_depth = self.depth is None or len(self.stack) == self.depth
-        wanted = self.depth is not None or (element_id or "").startswith(BOARD_PARTS)
+        wanted = self.depth is not None or (element_id or "").startswith(self.prefixes)
         if element_id and at_depth and wanted:
             self.spans.append((element_id, start, end))
 
@@ -95,17 +107,36 @@ def top_elements(frame: str) -> list[tuple[str, str]]:
     ]
 
 
+def replace_inside(outer: str, element_id: str, html: str) -> str:
+    """`outer` with its element `element_id` replaced by `html` (unchanged when it has none)."""
+    parser = _Elements(outer, depth=None, prefixes=(element_id,))
+    parser.feed(outer)
+    parser.close()
+    for found, start, end in parser.spans:
+        if found == element_id:
+            return outer[:start] + html + outer[end:]
+    return outer
+
+
 def split_board(board: str) -> tuple[str, dict[str, str]]:
-    """The board with a mark in place of each of its regions, and the regions by id."""
+    """The board with a mark in place of each of its regions, and the regions by id, outer ones
+    first, each with marks in place of the regions inside it (a seat block's parts)."""
     parser = _Elements(board, depth=None)
     parser.feed(board)
     parser.close()
-    spans = sorted(parser.spans, key=lambda s: s[1])
-    outer = [s for s in spans if not any(o[1] < s[1] and s[2] <= o[2] for o in spans if o is not s)]
-    out, at, inner = [], 0, {}
+    return _marked(board, 0, len(board), sorted(parser.spans, key=lambda s: s[1]))
+
+
+def _marked(text: str, begin: int, stop: int, spans: list) -> tuple[str, dict[str, str]]:
+    """text[begin:stop] with a mark for each outermost region in it, and every region inside."""
+    inside = [s for s in spans if begin <= s[1] and s[2] <= stop and (s[1], s[2]) != (begin, stop)]
+    outer = [s for s in inside if not any(o[1] <= s[1] and s[2] <= o[2] for o in inside if o is not s)]
+    out, at, regions = [], begin, {}
     for element_id, start, end in outer:
-        out += [board[at:start], f"<!--region:{element_id}-->"]
-        inner[element_id] = board[start:end]
+        out += [text[at:start], f"<!--region:{element_id}-->"]
+        html, nested = _marked(text, start, end, spans)
+        regions[element_id] = html
+        regions.update(nested)
         at = end
-    out.append(board[at:])
-    return "".join(out), inner
+    out.append(text[at:stop])
+    return "".join(out), regions

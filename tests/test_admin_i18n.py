@@ -20,15 +20,19 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import Profile
 from games.models import Action, Room
-from games.services import ban_player
-from history.models import Player
+from games.services import ban_player, pool_join, table_play_bots_hand
+from games.services.pairing import pool_save
+from history.models import HandReview, Player
 from history.simulation import play_stored_hands, seated_table
 from ledger.models import Ban, Journal, Penalty
 from ledger.services import issue_penalty, reverse_penalty
 from tests.test_i18n import chinese_in, client_in, english_in
+from tournaments.models import Tournament
+from tournaments.services import tournament_create, tournament_start
 
 # What Django's own admin leaves in English in Chinese (its zh_Hans catalogue, Django 5.2), as whole
 # phrases: the boolean icons' alt text, the automatic "ID" column, the search icon, the sidebar
@@ -48,7 +52,7 @@ AXES = {"Axes", "Access attempts", "Access failures", "Access logs"}
 DATA_REGIONS = re.compile(
     r"<(pre|textarea|bdi)\b.*?</\1>|<select name=\"(?:user_)?permissions\".*?</select>", re.S
 )
-SITE_APPS = {"accounts", "games", "history", "ledger"}
+SITE_APPS = {"accounts", "games", "history", "ledger", "tournaments"}
 
 
 @pytest.fixture
@@ -67,9 +71,18 @@ def rows(staff, alice, bob):
     penalty = issue_penalty(hand=hand, seat=0, reason="left early", issued_by=staff)
     reverse_penalty(penalty=penalty, reason="a mistake", by=staff)
     issue_penalty(hand=hand, seat=2, reason="slow", issued_by=staff)
+    HandReview.objects.create(hand=hand, seat=0)  # asked for, not computed yet
     ban_player(user=bob, reason="rude", by=staff)
+    pool = pool_save(pool_id=None, room_id=room.pk, preset="", options={}, stake=2, is_active=True)
+    pool_join(pool_id=pool.pk, user=get_user_model().objects.create_user(username="carol", password=None))
     Profile.objects.create(user=alice, display_name="Alice A")
     Group.objects.create(name="croupiers")
+    tournament = tournament_create(
+        user=alice, name="Spring cup", starts_at=timezone.now(), rounds=1, hands_per_round=1
+    )
+    tournament_start(tournament_id=tournament.pk, user=alice, deal=False)
+    (round_table,) = tournament.round_set.get().tables.all()
+    table_play_bots_hand(table_id=round_table.table_id, seed=tournament.round_set.get().seeds[0])
     for password in ("wrong", "pw-123456"):  # django-axes logs a failed and a good log-in
         Client().post("/accounts/login/", {"username": "alice", "password": password})
 
@@ -85,6 +98,7 @@ def typed() -> set[str]:
         *Profile.objects.values_list("display_name", flat=True),
         *Group.objects.values_list("name", flat=True),
         *Room.objects.values_list("name", flat=True),
+        *Tournament.objects.values_list("name", flat=True),
         *Penalty.objects.values_list("reason", flat=True),
         *Ban.objects.values_list("reason", flat=True),
         *Journal.objects.exclude(kind=Journal.Kind.HAND).values_list("memo", flat=True),
@@ -131,7 +145,7 @@ def test_every_admin_page_renders_one_language(rows, staff):
 
 
 def test_a_models_labels_and_help_follow_the_language(rows, staff):
-    path = reverse("admin:games_room_change", args=[Room.objects.get().pk])
+    path = reverse("admin:games_room_change", args=[Room.objects.get(name="Test room").pk])
     en = client_in("en", staff).get(path).content.decode()
     zh = client_in("zh-hans", staff).get(path).content.decode()
     assert "Grace period" in en and "Seconds a disconnected player may return within" in en

@@ -32,11 +32,12 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 
 from accounts.models import Profile
-from games import services
+from games import selectors, services
 from games.engine.bots import get_bot
 from games.errors import MESSAGES
 from games.models import Room, Seat, Table
 from games.presentation import rendering
+from games.services.commands import Move
 from history.simulation import play_stored_hands, seated_table
 from tests.games.helpers import press_next_hand_for_all, start_match, state_of
 from tests.games.wsclient import Reader, connect
@@ -128,6 +129,16 @@ def world(db, alice, bob, compiled):
     return {"match": match, "hand": hands[-1], "alice": alice, "table": table}
 
 
+def reviewed(hand, seat: int) -> dict:
+    """The stored review of a hand's seat, computed here (`history.reviews`, in this thread)."""
+    from history import reviews
+    from history.replay import source_from_hand
+
+    with override_settings(HISTORY_REVIEW_INLINE=True):
+        row = reviews.ask(hand, seat, source_from_hand(hand, selectors.hand_log(hand)).export)
+    return row.data
+
+
 def pages(world) -> list[tuple[str, bool]]:
     """(path, logged in as alice?) for every page outside the live table."""
     match, hand, alice = world["match"].pk, world["hand"].pk, world["alice"].pk
@@ -142,6 +153,7 @@ def pages(world) -> list[tuple[str, bool]]:
         "/history/leaderboard/?bots=hide",
         "/history/replay/import/",
         "/history/hands/999999/",
+        "/rules/",
         "/no-such-page/",
     ]
     signed_in = [
@@ -157,6 +169,10 @@ def pages(world) -> list[tuple[str, bool]]:
         "/history/players/bot-easy/",
     ]
     steps = [f"/history/hands/{hand}/?step={s}" for s in (0, 1, 30, 10_000)]
+    # 复盘: seat 1 never asked (the start button), seat 0 computed (every decision of its review)
+    steps += [f"/history/hands/{hand}/review/1/"]
+    data = reviewed(world["hand"], 0)
+    steps += [f"/history/hands/{hand}/review/0/?d={i}" for i in range(len(data["decisions"]))]
     calc = ["/calc/" + q for q in CALC_QUERIES]
     return [(p, False) for p in anonymous + steps + calc] + [(p, True) for p in signed_in + steps + calc]
 
@@ -209,10 +225,12 @@ def test_the_lobby_the_new_table_form_and_the_invite_render_one_language(world):
     every_option = {"menqing": "lezi", "gangkai": "double", "haidi": "lezi", "payment": "bao_chong"}
     every_option |= {"qingyise_9_bao": True, "garden": 50, "swap_tiles": True, "declare_ready": True}
     for status in Table.Status.values:
+        # the options only `standard` uses are shown for it only (RULES.md §11): one table of each
+        preset = "standard" if status == Table.Status.PLAYING else "lazi"
         table = Table.objects.create(
-            room=room, status=status, preset="lazi", options=every_option | {"hand_loss_cap_lezi": 3}
+            room=room, status=status, preset=preset, options=every_option | {"hand_loss_cap_lezi": 3}
         )
-        Seat.objects.create(table=table, index=0, user=world["alice"])
+        Seat.objects.create(table=table, index=0, user=world["alice"], connected=True)
         Seat.objects.bulk_create(Seat(table=table, index=i) for i in (1, 2, 3))
     Table.objects.filter(room=room, status=Table.Status.WAITING).update(private=True, invite_code="KQRSTU")
     typed = {room.name, "alice", "bob"}
@@ -441,7 +459,7 @@ def test_the_table_regions_render_in_one_language(db, make_user, compiled):
         _frames_in_both(table.pk, [users[seat], spectator], frames)  # the one asked, and a spectator
         move = str(bot.choose(state, seat))
         version = Table.objects.get(pk=table.pk).version
-        services.table_act(table_id=table.pk, user=users[seat], action=move, version=version)
+        services.table_act(table_id=table.pk, user=users[seat], action=Move.parse(move), version=version)
     assert hands >= 2 and {"turn", "claims", "ended", "won"} <= seen
     for language in frames:
         frames[language] += [rendering.render_error(services.ServiceError(c), language) for c in MESSAGES]

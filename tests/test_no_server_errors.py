@@ -9,8 +9,10 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
-from games import services
+from games import selectors, services
 from games.models import Room
+from history import reviews
+from history.replay import source_from_hand
 from history.simulation import play_stored_hands, seated_table
 
 ODD_IDS = ["999999"]
@@ -27,6 +29,9 @@ ODD_QUERIES = [
     "?room=",
     "?bots=hide",
     "?page=1&room=1&bots=x",
+    "?d=abc",
+    "?d=-5",
+    "?d=1e9",
 ]
 ODD_KEYS = ["nobody", "🀄" * 3, "x" * 300, "1", "-1", "%00"]
 ODD_POSTS = [
@@ -44,12 +49,15 @@ ODD_POSTS = [
 
 
 @pytest.fixture
-def world(db, alice, bob, make_user):
+def world(db, alice, bob, make_user, settings):
+    settings.HISTORY_REVIEW_INLINE = True  # a review asked for is computed in the request
     room = Room.objects.create(
         name="Fuzz room", bot_delay=Decimal("0"), claim_pause=Decimal("0"), bot_level="easy"
     )
     table, match = seated_table(room, [alice, None, bob, None])
     hands = play_stored_hands(table, match, 2, seed="fuzz")
+    # seat 0's review is stored, so its page (and every ?d=) is there to be fed odd input
+    reviews.ask(hands[-1], 0, source_from_hand(hands[-1], selectors.hand_log(hands[-1])).export)
     waiting = services.table_create(room_id=room.pk, user=alice)
     staff = make_user("staff")
     staff.is_staff = staff.is_superuser = True
@@ -89,6 +97,10 @@ def urls(world) -> list[str]:
         f"/history/tables/{table}/",
         f"/history/hands/{hand}/",
         f"/history/hands/{hand}/export.json",
+        f"/history/hands/{hand}/review/0/",
+        f"/history/hands/{hand}/review/1/",
+        f"/history/hands/{hand}/review/0/status/",
+        f"/history/hands/{hand}/review/7/",
         f"/history/players/{alice}/",
         f"/history/players/{alice}/matches/",
         "/admin/",
@@ -110,6 +122,8 @@ def urls(world) -> list[str]:
             f"/history/tables/{id_}/",
             f"/history/hands/{id_}/",
             f"/history/hands/{id_}/export.json",
+            f"/history/hands/{id_}/review/0/",
+            f"/history/hands/{id_}/review/0/status/",
         ]
     for key in ODD_KEYS:
         paths += [f"/history/players/{key}/", f"/history/players/{key}/matches/"]

@@ -1,5 +1,5 @@
-"""`python -m games.engine score FILE.json` | `simulate --hands N --seed S [--preset P] [--options JSON]` |
-`verify HAND_EXPORT.json`.
+"""`python -m games.engine score FILE.json` | `simulate --hands N --seed S [--preset P] [--options JSON]
+[--export DIR]` | `verify HAND_EXPORT.json` | `review HAND_EXPORT.json --seat N [--json]`.
 
 Bad arguments or an unreadable input: one line on stderr and exit status 2, never a traceback.
 `score` prints one line per case; a case that cannot be scored gets an error line and exit status 1.
@@ -44,6 +44,12 @@ def _verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def _review(args: argparse.Namespace) -> int:
+    from .review.cli import main_review
+
+    return main_review(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m games.engine", description="Shanghai Mahjong engine tools"
@@ -60,12 +66,18 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--options", default=None, help='room options as JSON, e.g. \'{"payment": "chu_chong"}\''
     )
+    simulate.add_argument("--export", default=None, help="write each hand as a hand export JSON into DIR")
     simulate.set_defaults(func=_simulate)
     verify = sub.add_parser("verify", help="check a hand export's commitment and wall, and replay it")
     verify.add_argument(
         "file", help="hand export JSON (seed, rules, dealer, huangfan, stake, actions, commitment, wall)"
     )
     verify.set_defaults(func=_verify)
+    review = sub.add_parser("review", help="review one seat's decisions of a hand export beside the hard bot")
+    review.add_argument("file", help="hand export JSON (as for verify)")
+    review.add_argument("--seat", required=True, help="the seat to review, 0-3")
+    review.add_argument("--json", action="store_true", help="print the review as one JSON object")
+    review.set_defaults(func=_review)
     return parser
 
 

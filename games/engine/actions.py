@@ -8,9 +8,9 @@ from typing import Any, NamedTuple
 from .kinds import ActionKind as K
 from .tiles import N_CODES, NotationError, Tile, code_to_str
 
-TURN_KINDS = frozenset(str(k) for k in (K.DISCARD, K.DECLARE, K.SELF_WIN, K.CONCEALED_KONG, K.ADDED_KONG))
-CLAIM_KINDS = frozenset(str(k) for k in (K.CHOW, K.PONG, K.EXPOSED_KONG, K.WIN, K.PASS))
-SWAP_KINDS = frozenset(str(k) for k in (K.BURY, K.SKIP))
+TURN_KINDS = frozenset((K.DISCARD, K.DECLARE, K.SELF_WIN, K.CONCEALED_KONG, K.ADDED_KONG))
+CLAIM_KINDS = frozenset((K.CHOW, K.PONG, K.EXPOSED_KONG, K.WIN, K.PASS))
+SWAP_KINDS = frozenset((K.BURY, K.SKIP))
 KINDS = TURN_KINDS | CLAIM_KINDS | SWAP_KINDS
 TILE_KINDS = KINDS - {K.SELF_WIN, K.PASS, K.SKIP}
 
@@ -45,14 +45,14 @@ class RuleError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """`Action("chow", 2, 2)` is seat 2 chowing 345m... written `"2:chow:3m"`.
+    """`Action(ActionKind.CHOW, 2, 2)` is seat 2 chowing 345m... written `"2:chow:3m"`.
 
     `tile` is the discarded tile for `discard`, the kong tile for kongs, the lowest tile of the
     sequence for `chow`, and the claimed tile for `pong` / `exposed_kong` / `win`; `None` for
     `self_win` and `pass`.
     """
 
-    kind: str
+    kind: K
     seat: int
     tile: int | None = None
 
@@ -87,10 +87,10 @@ class Action:
                 raise RuleError("bad_action", f"{kind} needs a tile")
         elif tile is not None:
             raise RuleError("bad_action", f"{kind} takes no tile")
-        return cls(kind, seat, tile)
+        return cls(K(kind), seat, tile)
 
     @staticmethod
-    def of(kind: str, seat: int, tile: int | None = None) -> Action:
+    def of(kind: K, seat: int, tile: int | None = None) -> Action:
         """An interned action: the engine builds thousands per hand, so each is made once."""
         key = (kind, seat, tile)
         action = _INTERNED.get(key)
@@ -106,7 +106,7 @@ class Action:
         return cls.parse(data)
 
 
-_INTERNED: dict[tuple[str, int, int | None], Action] = {}
+_INTERNED: dict[tuple[K, int, int | None], Action] = {}
 
 
 class Event(NamedTuple):

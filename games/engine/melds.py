@@ -39,7 +39,7 @@ class Meld:
         size = 4 if self.kind in KONG_KINDS else 3
         if len(tiles) != size:
             raise MeldError(f"a {self.kind} has {size} tiles; got {format_tiles(tiles)}")
-        if self.kind == "chow":
+        if self.kind == MeldKind.CHOW:
             first = tiles[0]
             if not (is_suited(first) and first % 9 <= 6 and tiles == (first, first + 1, first + 2)):
                 raise MeldError(f"a chow is three consecutive tiles of one suit; got {format_tiles(tiles)}")
@@ -47,7 +47,7 @@ class Meld:
             raise MeldError(f"a {self.kind} is {size} identical tiles; got {format_tiles(tiles)}")
         if self.from_seat is not None and (type(self.from_seat) is not int or not 0 <= self.from_seat <= 3):
             raise MeldError(f"meld from_seat must be a seat 0-3; got {self.from_seat!r}")
-        if self.kind == "kong_concealed" and self.from_seat is not None:
+        if self.kind == MeldKind.KONG_CONCEALED and self.from_seat is not None:
             raise MeldError("a concealed kong has no from_seat")
         if self.claimed is not None and self.claimed not in tiles:
             raise MeldError(f"claimed tile {self.claimed!r} is not in the meld {format_tiles(tiles)}")
@@ -59,11 +59,11 @@ class Meld:
     @property
     def is_exposed(self) -> bool:
         """Everything but a concealed kong breaks 门清."""
-        return self.kind != "kong_concealed"
+        return self.kind != MeldKind.KONG_CONCEALED
 
     @property
     def is_pong_like(self) -> bool:
-        return self.kind != "chow"
+        return self.kind != MeldKind.CHOW
 
     @property
     def first(self) -> int:

@@ -14,10 +14,13 @@ import secrets
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from .bots import get_bot, levels
 from .garden import Garden
+from .kinds import Phase, ResultKind
 from .rules import Rules
 from .state import GameState
 from .tiles import N_FLOWERS, N_KINDS
@@ -36,9 +39,9 @@ def hand_seed(seed: str, index: int) -> str:
 def play_hand(state: GameState, bots: list, timings: list[float] | None = None) -> GameState:
     """Let `bots[seat]` answer for each seat until the hand ends."""
     clock = time.perf_counter
-    while state.phase != "ended":
+    while state.phase != Phase.ENDED:
         seat = state.pending_seats()[0]
-        if state.phase == "swap":  # 换牌: the bots do not choose burials yet; each seat skips
+        if state.phase == Phase.SWAP:  # 换牌: the bots do not choose burials yet; each seat skips
             state.apply(state.timeout_action(seat))
             continue
         if timings is None:
@@ -58,9 +61,24 @@ def check_hand(state: GameState, index: int) -> None:
         raise SimulationError(f"hand {index}: payments {state.result.payments} do not sum to zero")
 
 
+def export_of(state: GameState) -> dict[str, Any]:
+    """A finished hand as a hand export (`verify`, `review` and the site's import read it)."""
+    out = {key: value for key, value in state.to_json().items() if key in _EXPORT_KEYS}
+    out["wall"] = state.reveal()["wall"]
+    return out
+
+
+_EXPORT_KEYS = ("seed", "rules", "dealer", "huangfan", "stake", "actions", "commitment", "gengfeng")
+
+
 def simulate(
-    hands: int, seed: str, levels_by_player: list[str], rules: Rules | None = None
+    hands: int,
+    seed: str,
+    levels_by_player: list[str],
+    rules: Rules | None = None,
+    on_hand: Callable[[int, GameState], None] | None = None,
 ) -> dict[str, Any]:
+    """`on_hand(index, state)`: called with every hand once it has ended (say, to export it)."""
     rules = rules or Rules()
     bots = [get_bot(level) for level in levels_by_player]
     stats = {
@@ -86,6 +104,8 @@ def simulate(
         )
         play_hand(state, by_seat, timings)
         check_hand(state, index)
+        if on_hand is not None:
+            on_hand(index, state)
         result = state.result
         payments = result.payments
         new_match = False
@@ -97,7 +117,7 @@ def simulate(
                 new_match = True
                 garden = Garden.start(rules)
         huangfan_hands += huangfan > 0
-        drawn = result.kind == "draw"
+        drawn = result.kind == ResultKind.DRAW
         draws += drawn
         winners = {w.seat for w in result.winners}
         dealt_in = {w.from_seat for w in result.winners if w.win == "discard"}
@@ -167,7 +187,8 @@ def rules_from_args(preset: str | None, options: str | None) -> tuple[Rules | No
 
 
 def main_simulate(args: Any) -> int:
-    """Run from parsed arguments (`hands`, `seed`, `bots`, `preset`, `options`); print one JSON summary."""
+    """Run from parsed arguments (`hands`, `seed`, `bots`, `preset`, `options`, `export`); print one
+    JSON summary. With `export`, each hand is also written to DIR/hand-NNNN.json as a hand export."""
     try:
         hands = int(args.hands)
     except (TypeError, ValueError):
@@ -186,8 +207,21 @@ def main_simulate(args: Any) -> int:
     rules, problem = rules_from_args(getattr(args, "preset", None), getattr(args, "options", None))
     if rules is None:
         return _fail(problem)
+    on_hand = None
+    export_dir = getattr(args, "export", None)
+    if export_dir:
+        target = Path(export_dir)
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return _fail(f"cannot create --export directory {export_dir}: {exc.strerror or exc}")
+
+        def on_hand(index: int, state: GameState) -> None:
+            path = target / f"hand-{index:04d}.json"
+            path.write_text(json.dumps(export_of(state), ensure_ascii=False), encoding="utf-8")
+
     try:
-        summary = simulate(hands, seed, names, rules)
+        summary = simulate(hands, seed, names, rules, on_hand)
     except SimulationError as exc:
         print(f"simulate: {exc}", file=sys.stderr)
         return 1

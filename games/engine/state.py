@@ -18,7 +18,7 @@ from typing import Any
 
 from .actions import CLAIM_KINDS, TURN_KINDS, Action, Event, RuleError
 from .hand import group_state, is_complete, may_wait_after
-from .kinds import MeldKind, Phase
+from .kinds import ActionKind, MeldKind, Phase, ResultKind
 from .melds import Meld
 from .result import HandResult, next_dealer, next_huangfan
 from .rules import Rules
@@ -82,7 +82,7 @@ _NEIGHBOURS = tuple(
 )
 _GROUP = tuple(t // 9 if t < 27 else 3 for t in range(N_KINDS))  # m, p, s, honours
 _GROUP_SLICE = (slice(0, 9), slice(9, 18), slice(18, 27), slice(27, 34))
-_DISCARDS = tuple(tuple(Action.of("discard", seat, t) for t in range(N_KINDS)) for seat in range(4))
+_DISCARDS = tuple(tuple(Action.of(ActionKind.DISCARD, seat, t) for t in range(N_KINDS)) for seat in range(4))
 
 
 def _has_neighbour(counts: list[int], tile: int) -> bool:
@@ -230,7 +230,7 @@ class GameState:
         self.rivers: list[list[RiverTile]] = [[] for _ in range(4)]
         self.feeds = [[0] * 4 for _ in range(4)]
         self.missed: list[set[int]] = [set() for _ in range(4)]
-        self.phase = "turn"
+        self.phase = Phase.TURN
         self.current_seat = dealer
         self.drawn_tile: int | None = None
         self.last_discard: int | None = None
@@ -277,7 +277,7 @@ class GameState:
                     held[seat].append(self._wall.draw_tail())
         self._fill(held)
         if self.rules.swap_tiles:
-            self.phase = "swap"  # §10 换牌: the eight-flowers check waits for the window to close
+            self.phase = Phase.SWAP  # §10 换牌: the eight-flowers check waits for the window to close
             return
         self._check_deal_eight_flowers()
 
@@ -319,7 +319,7 @@ class GameState:
     @property
     def held(self) -> bool:
         """A discard waits in a claim window nobody is asked to answer (`hold_discards`)."""
-        return self.phase == "claims" and not self._options
+        return self.phase == Phase.CLAIMS and not self._options
 
     def release(self) -> list[Event]:
         """Close a held window: the next seat draws, as it would have straight after the discard.
@@ -337,18 +337,18 @@ class GameState:
         return events
 
     def _hold(self, tile: int) -> None:
-        self.phase = "claims"
+        self.phase = Phase.CLAIMS
         self._options = {}
         self._answers = {}
         self._claim_tile = tile
 
     def pending_seats(self) -> list[int]:
-        if self.phase == "turn":
+        if self.phase == Phase.TURN:
             return [self.current_seat]
-        if self.phase == "swap":
+        if self.phase == Phase.SWAP:
             order = [(self.dealer + i) % 4 for i in range(4)]
             return [s for s in order if not self._swap_done[s]]
-        if self.phase in ("claims", "rob"):
+        if self.phase in (Phase.CLAIMS, Phase.ROB):
             return [s for s in self._options if s not in self._answers]
         return []
 
@@ -415,11 +415,11 @@ class GameState:
         return list(cached)
 
     def _compute_legal(self, seat: int) -> list[Action]:
-        if self.phase == "turn":
+        if self.phase == Phase.TURN:
             return self._turn_actions(seat) if seat == self.current_seat else []
-        if self.phase in ("claims", "rob"):
+        if self.phase in (Phase.CLAIMS, Phase.ROB):
             return [] if seat in self._answers else self._options.get(seat, [])
-        if self.phase == "swap":
+        if self.phase == Phase.SWAP:
             return self._swap_actions(seat)
         return []
 
@@ -428,9 +428,9 @@ class GameState:
         burying any."""
         if self._swap_done[seat]:
             return []
-        acts = [Action.of("bury", seat, t) for t in range(N_KINDS) if self.counts[seat][t]]
+        acts = [Action.of(ActionKind.BURY, seat, t) for t in range(N_KINDS) if self.counts[seat][t]]
         if not self.buried[seat]:
-            acts.append(Action.of("skip", seat))
+            acts.append(Action.of(ActionKind.SKIP, seat))
         return acts
 
     def _may_win(self, seat: int) -> bool:
@@ -470,7 +470,7 @@ class GameState:
                 residues[group] = (was_residue - 1) % 3
                 shaped = honours_only or may_wait_after(states, residues)
                 if (shaped or pairs) and winning_tiles(c, melds, self.rules):
-                    out.append(Action.of("declare", seat, tile))
+                    out.append(Action.of(ActionKind.DECLARE, seat, tile))
             finally:
                 c[tile] += 1
                 states[group], residues[group] = was_state, was_residue
@@ -482,18 +482,18 @@ class GameState:
         discards = list(compress(_DISCARDS[seat], c))
         if self.declared[seat] and self.drawn_tile is not None:
             # 敲: a declared seat wins on its drawn tile or discards it; nothing else
-            acts = [of("self_win", seat)] if self._legal_win(c, seat) else []
+            acts = [of(ActionKind.SELF_WIN, seat)] if self._legal_win(c, seat) else []
             return acts + [_DISCARDS[seat][self.drawn_tile]]
         if self._must_discard:
             return discards + self._declares(seat) if self._declaring else discards
         acts: list[Action] = []
         if self._may_win(seat) and self._legal_win(c, seat):
-            acts.append(of("self_win", seat))
+            acts.append(of(ActionKind.SELF_WIN, seat))
         if 4 in c:
-            acts.extend(of("concealed_kong", seat, a.tile) for a in discards if c[a.tile] == 4)
+            acts.extend(of(ActionKind.CONCEALED_KONG, seat, a.tile) for a in discards if c[a.tile] == 4)
         for meld in self.melds[seat]:
-            if meld.kind == "pong" and c[meld.tiles[0]]:
-                acts.append(of("added_kong", seat, meld.tiles[0]))
+            if meld.kind == MeldKind.PONG and c[meld.tiles[0]]:
+                acts.append(of(ActionKind.ADDED_KONG, seat, meld.tiles[0]))
         acts.extend(discards)
         if self._declaring:
             acts.extend(self._declares(seat))
@@ -503,49 +503,49 @@ class GameState:
         acts: list[Action] = []
         may_win = not self._declaring or self.declared[seat]  # 敲: only a declared seat wins
         if may_win and tile not in self.missed[seat] and self._can_win_on(seat, tile):
-            acts.append(Action.of("win", seat, tile))
+            acts.append(Action.of(ActionKind.WIN, seat, tile))
         if self._declaring and self.declared[seat]:  # 敲: no chow, pong or kong once declared
-            return acts + [Action.of("pass", seat)] if acts else acts
+            return acts + [Action.of(ActionKind.PASS, seat)] if acts else acts
         n = self.counts[seat][tile]
         if n >= 2:
-            acts.append(Action.of("pong", seat, tile))
+            acts.append(Action.of(ActionKind.PONG, seat, tile))
             if n == 3:
-                acts.append(Action.of("exposed_kong", seat, tile))
+                acts.append(Action.of(ActionKind.EXPOSED_KONG, seat, tile))
         if seat == (discarder + 1) % 4 and tile < 27:
             # The three runs through the tile, lowest first, each inside the suit.
             c = self.counts[seat]
             rank = tile % 9
             if rank >= 2 and c[tile - 2] and c[tile - 1]:
-                acts.append(Action.of("chow", seat, tile - 2))
+                acts.append(Action.of(ActionKind.CHOW, seat, tile - 2))
             if 1 <= rank <= 7 and c[tile - 1] and c[tile + 1]:
-                acts.append(Action.of("chow", seat, tile - 1))
+                acts.append(Action.of(ActionKind.CHOW, seat, tile - 1))
             if rank <= 6 and c[tile + 1] and c[tile + 2]:
-                acts.append(Action.of("chow", seat, tile))
+                acts.append(Action.of(ActionKind.CHOW, seat, tile))
         if acts:
-            acts.append(Action.of("pass", seat))
+            acts.append(Action.of(ActionKind.PASS, seat))
         return acts
 
     def _refuse(self, action: Action) -> RuleError:
         """The most helpful error for an action that is not in `legal_actions`."""
         seat, kind = action.seat, action.kind
-        if self.phase == "ended":
+        if self.phase == Phase.ENDED:
             return RuleError("hand_over", "the hand is over")
-        if self.phase == "swap":
+        if self.phase == Phase.SWAP:
             if self._swap_done[seat]:
                 return RuleError("already_answered", "your swap is done")
             if (
-                kind == "bury"
+                kind == ActionKind.BURY
                 and action.tile is not None
                 and (action.tile >= N_KINDS or not self.counts[seat][action.tile])
             ):
                 return RuleError("tile_not_in_hand", f"{code_to_str(action.tile)} is not in your hand")
             return RuleError("illegal_action", f"{action} is not allowed in the swap window")
-        if self.phase == "turn":
+        if self.phase == Phase.TURN:
             if seat != self.current_seat:
                 if kind in CLAIM_KINDS:
                     return RuleError("claim_window_closed", "there is nothing to claim now")
                 return RuleError("not_your_turn", f"it is seat {self.current_seat}'s turn")
-            if kind == "self_win":
+            if kind == ActionKind.SELF_WIN:
                 return RuleError("not_a_win", "this hand is not a legal win")
             if (
                 kind in TURN_KINDS
@@ -561,13 +561,13 @@ class GameState:
                 return RuleError("claim_window_closed", "you have no claim on this tile")
             return RuleError("not_your_turn", "others are answering a claim")
         claim = self._claim_tile
-        if kind == "chow":
+        if kind == ActionKind.CHOW:
             stale = not 0 <= claim - action.tile <= 2
         else:
             stale = kind in CLAIM_KINDS and action.tile not in (None, claim)
         if stale:
             return RuleError("claim_window_closed", "that claim is for an earlier tile")
-        if kind == "win":
+        if kind == ActionKind.WIN:
             if self._claim_tile in self.missed[seat] and self._can_win_on(seat, self._claim_tile):
                 return RuleError("missed_win", "you passed this tile earlier (漏胡) and cannot win on it yet")
             return RuleError("not_a_win", "this tile does not give you a legal win")
@@ -578,7 +578,7 @@ class GameState:
     def apply(self, action: Action) -> list[Event]:
         if not isinstance(action, Action):
             raise RuleError("bad_action", "apply takes an Action")
-        if self.phase == "ended":
+        if self.phase == Phase.ENDED:
             raise RuleError("hand_over", "the hand is over")
         if type(action.seat) is not int or not 0 <= action.seat < 4:
             raise RuleError("bad_action", f"no seat {action.seat!r}")
@@ -595,20 +595,20 @@ class GameState:
         self._legal = {}
         self.actions.append(action)
         kind = action.kind
-        if kind == "discard":
+        if kind == ActionKind.DISCARD:
             self._note_passed_self_win(action.seat, action.tile)
             self._discard(action.seat, action.tile, events)
-        elif kind == "declare":
+        elif kind == ActionKind.DECLARE:
             self.declared[action.seat] = True
             events.append(Event("declare", action.seat))
             self._discard(action.seat, action.tile, events)
-        elif kind in ("bury", "skip"):
+        elif kind in (ActionKind.BURY, ActionKind.SKIP):
             self._swap(action, events)
-        elif kind == "self_win":
+        elif kind == ActionKind.SELF_WIN:
             self._self_win(action.seat, events)
-        elif kind == "concealed_kong":
+        elif kind == ActionKind.CONCEALED_KONG:
             self._concealed_kong(action.seat, action.tile, events)
-        elif kind == "added_kong":
+        elif kind == ActionKind.ADDED_KONG:
             self._added_kong(action.seat, action.tile, events)
         else:
             self._answer(action, events)
@@ -619,7 +619,7 @@ class GameState:
         draw five from the head, flowers replaced from the tail. The window closes when every seat
         has swapped or skipped; then the deal's eight-flowers check runs and the dealer moves."""
         seat = action.seat
-        if action.kind == "skip":
+        if action.kind == ActionKind.SKIP:
             self._swap_done[seat] = True
             events.append(Event("swap_skip", seat))
         else:
@@ -641,7 +641,7 @@ class GameState:
                 self._hand_changed(seat)
                 events.append(Event("swapped", seat))
         if all(self._swap_done):
-            self.phase = "turn"
+            self.phase = Phase.TURN
             events.append(Event("swap_closed"))
             self._check_deal_eight_flowers()
 
@@ -686,7 +686,7 @@ class GameState:
             if acts:
                 options[other] = acts
         if options:
-            self.phase = "claims"
+            self.phase = Phase.CLAIMS
             self._options = options
             self._answers = {}
             self._claim_tile = tile
@@ -712,7 +712,7 @@ class GameState:
         return tuple(extra + list(moves))
 
     def _next_turn(self, seat: int, events: list[Event]) -> None:
-        self.phase = "turn"
+        self.phase = Phase.TURN
         self.current_seat = seat
         self._options = {}
         self._answers = {}
@@ -758,7 +758,7 @@ class GameState:
     def _concealed_kong(self, seat: int, tile: int, events: list[Event]) -> None:
         self.counts[seat][tile] -= 4
         self._hand_changed(seat)
-        self.melds[seat].append(Meld("kong_concealed", (tile,) * 4))
+        self.melds[seat].append(Meld(MeldKind.KONG_CONCEALED, (tile,) * 4))
         self._claimed_any = True
         self.drawn_tile = None
         events.append(Event("meld", seat, tile, {"kind": "kong_concealed"}))
@@ -769,16 +769,18 @@ class GameState:
         self._hand_changed(seat)
         self.drawn_tile = None
         self._claimed_any = True
-        index = next(i for i, m in enumerate(self.melds[seat]) if m.kind == "pong" and m.tiles[0] == tile)
+        index = next(
+            i for i, m in enumerate(self.melds[seat]) if m.kind == MeldKind.PONG and m.tiles[0] == tile
+        )
         events.append(Event("added_kong_declared", seat, tile))
         options = {}
         for i in (1, 2, 3):
             other = (seat + i) % 4
             if tile not in self.missed[other] and self._may_win(other) and self._can_win_on(other, tile):
-                options[other] = [Action.of("win", other, tile), Action.of("pass", other)]
+                options[other] = [Action.of(ActionKind.WIN, other, tile), Action.of(ActionKind.PASS, other)]
         self._rob_meld = index
         if options:
-            self.phase = "rob"
+            self.phase = Phase.ROB
             self._options = options
             self._answers = {}
             self._claim_tile = tile
@@ -788,9 +790,9 @@ class GameState:
 
     def _finish_added_kong(self, seat: int, tile: int, events: list[Event]) -> None:
         old = self.melds[seat][self._rob_meld]
-        self.melds[seat][self._rob_meld] = Meld("kong_added", (tile,) * 4, old.from_seat, old.claimed)
+        self.melds[seat][self._rob_meld] = Meld(MeldKind.KONG_ADDED, (tile,) * 4, old.from_seat, old.claimed)
         self._rob_meld = None
-        self.phase = "turn"
+        self.phase = Phase.TURN
         self._options = {}
         self._answers = {}
         self._claim_tile = None
@@ -805,11 +807,11 @@ class GameState:
         tile = self._claim_tile
         origin = self.current_seat
         for seat, acts in self._options.items():
-            if acts[0].kind == "win" and self._answers[seat].kind != "win":
+            if acts[0].kind == ActionKind.WIN and self._answers[seat].kind != ActionKind.WIN:
                 self.missed[seat].add(tile)
         order = [(origin + i) % 4 for i in (1, 2, 3)]
-        winners = [s for s in order if s in self._answers and self._answers[s].kind == "win"]
-        if self.phase == "rob":
+        winners = [s for s in order if s in self._answers and self._answers[s].kind == ActionKind.WIN]
+        if self.phase == Phase.ROB:
             if winners:
                 self._end_win(winners, "rob_kong", origin, tile)
                 events.append(Event("win", None, tile, {"win": "rob_kong", "seats": winners}))
@@ -822,11 +824,11 @@ class GameState:
             return
         chosen = None
         for s in order:
-            if self._answers.get(s) and self._answers[s].kind in ("pong", "exposed_kong"):
+            if self._answers.get(s) and self._answers[s].kind in (ActionKind.PONG, ActionKind.EXPOSED_KONG):
                 chosen = self._answers[s]
         if chosen is None:
             for s in order:
-                if self._answers.get(s) and self._answers[s].kind == "chow":
+                if self._answers.get(s) and self._answers[s].kind == ActionKind.CHOW:
                     chosen = self._answers[s]
         if chosen is None and self.hold_discards:
             self._hold(tile)
@@ -838,25 +840,25 @@ class GameState:
     def _claim(self, action: Action, origin: int, tile: int, events: list[Event]) -> None:
         seat, kind = action.seat, action.kind
         c = self.counts[seat]
-        if kind == "chow":
+        if kind == ActionKind.CHOW:
             tiles = (action.tile, action.tile + 1, action.tile + 2)
             for t in tiles:
                 if t != tile:
                     c[t] -= 1
-            meld = Meld("chow", tiles, origin, tile)
-        elif kind == "pong":
+            meld = Meld(MeldKind.CHOW, tiles, origin, tile)
+        elif kind == ActionKind.PONG:
             c[tile] -= 2
-            meld = Meld("pong", (tile,) * 3, origin, tile)
+            meld = Meld(MeldKind.PONG, (tile,) * 3, origin, tile)
         else:
             c[tile] -= 3
-            meld = Meld("kong_exposed", (tile,) * 4, origin, tile)
+            meld = Meld(MeldKind.KONG_EXPOSED, (tile,) * 4, origin, tile)
         self.melds[seat].append(meld)
         self.rivers[origin][-1].claimed = True
         self.feeds[seat][origin] += 1
         self._claimed_any = True
         self._hand_changed(seat)
         self.missed[seat].clear()
-        self.phase = "turn"
+        self.phase = Phase.TURN
         self.current_seat = seat
         self._options = {}
         self._answers = {}
@@ -864,7 +866,7 @@ class GameState:
         self.drawn_tile = None
         self._draw_kind = None
         events.append(Event("meld", seat, tile, {"kind": meld.kind, "from": origin}))
-        if kind == "exposed_kong":
+        if kind == ActionKind.EXPOSED_KONG:
             self._draw(seat, "kong", events)
         else:
             self._must_discard = True
@@ -875,11 +877,11 @@ class GameState:
         return bool(self.winning_tiles(seat))
 
     def _end_draw(self) -> None:
-        self.phase = "ended"
+        self.phase = Phase.ENDED
         self.drawn_tile = None
         moves = self._with_extra_transfers([])
         self.result = HandResult(
-            kind="draw",
+            kind=ResultKind.DRAW,
             winners=(),
             payments=tuple(net(moves)),
             dealer_next=next_dealer(self.dealer, [], None),
@@ -924,9 +926,9 @@ class GameState:
             pairs.append((ctx, score_win(ctx, self.rules)))
         moves = self._with_extra_transfers(transfers(pairs, self.rules))
         settlements = tuple(explain(pairs, self.rules))
-        self.phase = "ended"
+        self.phase = Phase.ENDED
         self.result = HandResult(
-            kind="win",
+            kind=ResultKind.WIN,
             winners=tuple(score for _, score in pairs),
             payments=tuple(net(moves)),
             dealer_next=next_dealer(self.dealer, winners, from_seat),
@@ -948,19 +950,19 @@ class GameState:
         legal = self.legal_actions(seat)
         if not legal:
             raise RuleError("not_your_turn", f"seat {seat} has nothing to answer")
-        if self.phase == "turn":
+        if self.phase == Phase.TURN:
             tile = self.drawn_tile
             if tile is None or not self.counts[seat][tile]:
                 tile = max(t for t in range(N_KINDS) if self.counts[seat][t])
-            return Action.of("discard", seat, tile)
-        if self.phase == "swap":  # a seat that started burying finishes; one that did not, skips
+            return Action.of(ActionKind.DISCARD, seat, tile)
+        if self.phase == Phase.SWAP:  # a seat that started burying finishes; one that did not, skips
             if not self.buried[seat]:
-                return Action.of("skip", seat)
-            return Action.of("bury", seat, max(t for t in range(N_KINDS) if self.counts[seat][t]))
-        return Action.of("pass", seat)
+                return Action.of(ActionKind.SKIP, seat)
+            return Action.of(ActionKind.BURY, seat, max(t for t in range(N_KINDS) if self.counts[seat][t]))
+        return Action.of(ActionKind.PASS, seat)
 
     def reveal(self) -> dict:
-        if self.phase != "ended":
+        if self.phase != Phase.ENDED:
             raise RuleError("illegal_action", "the seed and wall are revealed only when the hand is over")
         return {"seed": self.seed, "wall": format_tiles(self.wall_tiles), "commitment": self.commitment}
 
@@ -1000,7 +1002,7 @@ class GameState:
             raise RuleError("bad_action", f"no seat {seat!r}")
         if public is None:
             public = self.public_view()
-        if self.phase == "turn":
+        if self.phase == Phase.TURN:
             pending = public.turn_pending
         else:
             # who may claim is private: a seat sees only whether it must answer itself
@@ -1008,7 +1010,7 @@ class GameState:
         if seat is None:
             return HandView(seat, public, pending)
         own = _counts_to_tiles(self.counts[seat])
-        drawn = self.drawn_tile if seat == self.current_seat and self.phase == "turn" else None
+        drawn = self.drawn_tile if seat == self.current_seat and self.phase == Phase.TURN else None
         if drawn is not None and drawn in own:
             own.remove(drawn)
         return HandView(
@@ -1018,7 +1020,7 @@ class GameState:
             hand=tuple(_tiles_json(own)),
             drawn=None if drawn is None else code_to_str(drawn),
             legal_actions=tuple(self.legal_actions(seat)),
-            waits=tuple(_tiles_json(self.winning_tiles(seat))) if self.phase != "ended" else (),
+            waits=tuple(_tiles_json(self.winning_tiles(seat))) if self.phase != Phase.ENDED else (),
             missed=tuple(_tiles_json(sorted(self.missed[seat]))),
             # The seat's own melds face up: `seats` shows its concealed kongs face down, as to everyone.
             own_melds=tuple(_meld_face(m, True) for m in self.melds[seat]),
@@ -1027,7 +1029,7 @@ class GameState:
 
     def public_view(self) -> PublicView:
         """The part of every viewer's view that does not depend on who looks (`HandView.public`)."""
-        ended = self.phase == "ended"
+        ended = self.phase == Phase.ENDED
         seats = []
         for s in range(4):
             seats.append(
@@ -1046,7 +1048,7 @@ class GameState:
                 )
             )
         return PublicView(
-            phase=Phase(self.phase),
+            phase=self.phase,
             current_seat=self.current_seat,
             dealer=self.dealer,
             dice=tuple(self.dice),
@@ -1057,7 +1059,7 @@ class GameState:
             claim_tile=None if self._claim_tile is None else code_to_str(self._claim_tile),
             commitment=self.commitment,
             seats=tuple(seats),
-            turn_pending=tuple(self.pending_seats()) if self.phase == "turn" else (),
+            turn_pending=tuple(self.pending_seats()) if self.phase == Phase.TURN else (),
             result=self.result if ended else None,
             reveal=self.reveal() if ended else None,
         )

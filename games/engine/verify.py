@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action, RuleError
+from .kinds import Phase, ResultKind
 from .result import HandResult
 from .rules import Rules
 from .state import GameState
@@ -91,7 +92,7 @@ class VerifyReport:
 
     def summary(self) -> str:
         result = self.result
-        if result.kind == "win":
+        if result.kind == ResultKind.WIN:
             won = ", ".join(f"seat {w.seat} {w.pattern} {w.value}" for w in result.winners)
             outcome = f"won ({won})"
         else:
@@ -197,7 +198,7 @@ def verify_export(export: HandExport) -> VerifyReport:
             raise VerifyFailed(
                 "action_refused", message, index=i, action=str(action), reason=exc.code
             ) from None
-    if state.phase != "ended":
+    if state.phase != Phase.ENDED:
         count = len(export.actions)
         raise VerifyFailed("unfinished", f"the hand is not finished after {count} actions", count=count)
     return VerifyReport(export, state)

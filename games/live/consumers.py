@@ -18,40 +18,28 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
-from games.live import limits, messages
+from games.live import limits, lobby_sockets, messages
 from games.live.delivery import GuardedSends
+from games.live.folding import FoldedPushes
 from games.live.hub import update_hub
 from games.live.users import still_signed_in
 from games.models import Table
 from games.presentation import rendering
 from games.services import (
     ServiceError,
+    pool_socket_closed,
+    pool_vouch,
     seat_connected,
     seat_disconnected,
-    table_accept_stake,
     table_act,
-    table_cancel_autoplay,
     table_next_hand,
-    table_refuse_stake,
-    table_request_autoplay,
     table_set_stake,
-    table_start,
     table_swap,
 )
-from games.services.broadcast import LOBBY_GROUP, table_group
+from games.services.broadcast import table_group
 from games.services.table_settings import is_member, may_enter
 
 log = logging.getLogger(__name__)
-
-# The platform commands that take only the socket's user (issue 4), by name.
-PLAIN_SERVICES = {
-    "accept_stake": table_accept_stake,
-    "refuse_stake": table_refuse_stake,
-    "start": table_start,
-    "cancel_autoplay": table_cancel_autoplay,
-    "request_autoplay": table_request_autoplay,
-}
-assert set(PLAIN_SERVICES) == messages.PLAIN_COMMANDS
 
 CLOSE_SIGNED_OUT = 4401
 CLOSE_TOO_MANY = 4429
@@ -178,18 +166,30 @@ class TableConsumer(GuardedSends, AsyncWebsocketConsumer):
             raise ServiceError("signed_out")
         return service(table_id=self.table_id, user=self.user, **kwargs)
 
+    def _clicked_on(self, version):
+        """The table version a click was made on. The browser sends its frame stamp's: the version of
+        the last frame this socket got. A version that changed nothing the socket shows brings it no
+        frame, but the hub moves `self.version` on all the same (`games.live.hub`): a click on the last
+        frame stands for that newer version, so such a version never makes the click stale. Any other
+        version goes to the service as sent (which refuses it if it is stale)."""
+        if self.screen is not None and str(version) == str(self.screen.version):
+            return self.version
+        return version
+
     async def _act(self, command: messages.Act) -> None:
         # Not thread-sensitive: the service locks its table row, so actions at different
         # tables need not queue behind one thread per process (bench/ws_load.py).
         await database_sync_to_async(self._call, thread_sensitive=False)(
-            table_act, action=command.action, version=command.version
+            table_act, action=command.action, version=self._clicked_on(command.version)
         )
 
     async def _next_hand(self, command: messages.NextHand) -> None:
-        await database_sync_to_async(self._call)(table_next_hand, version=command.version)
+        await database_sync_to_async(self._call)(table_next_hand, version=self._clicked_on(command.version))
 
     async def _swap(self, command: messages.Swap) -> None:
-        await database_sync_to_async(self._call)(table_swap, tiles=command.tiles, version=command.version)
+        await database_sync_to_async(self._call)(
+            table_swap, tiles=command.tiles, version=self._clicked_on(command.version)
+        )
 
     async def _snapshot(self, command: messages.Snapshot) -> None:
         await self.send_snapshot(force=True)
@@ -198,7 +198,7 @@ class TableConsumer(GuardedSends, AsyncWebsocketConsumer):
         await database_sync_to_async(self._call)(table_set_stake, stake=command.stake)
 
     async def _table_command(self, command: messages.TableCommand) -> None:
-        await database_sync_to_async(self._call)(PLAIN_SERVICES[command.name])
+        await database_sync_to_async(self._call)(command.service)
 
     HANDLERS = {
         messages.Act: _act,
@@ -241,30 +241,52 @@ class TableConsumer(GuardedSends, AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
 
-class LobbyConsumer(GuardedSends, AsyncWebsocketConsumer):
+class LobbyConsumer(FoldedPushes, GuardedSends, AsyncWebsocketConsumer):
+    """The live lobby: rooms, pools, tables and people online, pushed whenever they change; and, for
+    a person quick start seated, the push that sends their browser to the table. The process's lobby
+    hub (`lobby_sockets`) hands it the lobby group's messages. While open it keeps its person's place
+    in a pool (vouched for by the clock)."""
+
+    def describe(self) -> str:
+        return f"lobby, {super().describe()}"
+
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.language = socket_language(self.scope)
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
+        self.hub = lobby_sockets.lobby_hub(self.channel_layer)
+        await self.hub.join(self)
+        if _signed_in(self.user):
+            await database_sync_to_async(pool_vouch, thread_sensitive=False)([self.user.pk])
         await self.lobby_update({})
 
     async def disconnect(self, code) -> None:
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        if hasattr(self, "hub") and self.hub.leave(self) and _signed_in(self.user):
+            await database_sync_to_async(pool_socket_closed, thread_sensitive=False)(self.user.pk)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         """The lobby is read-only over the socket; forms post over HTTP with CSRF."""
 
     async def lobby_update(self, event) -> None:
-        """Push the lobby. A failed render costs this push only: the next update renders afresh (an
-        exception here would end the socket's consumer, and with it every later push)."""
-        if self.closing:
+        """Push the lobby, at most one render every `LOBBY_PUSH_INTERVAL` seconds: the updates that
+        arrive meanwhile are folded into one render after it (people joining and leaving pools all
+        the time would otherwise make every lobby socket render all the time)."""
+        self.changed()
+
+    def push_interval(self) -> float:
+        return float(settings.LOBBY_PUSH_INTERVAL)
+
+    def render_push(self, fresh_after: float) -> str:
+        """On a worker thread: this socket's lobby, from a snapshot read after `fresh_after`."""
+        return rendering.render_lobby_fragment(
+            self.user, csrf_cookie(self.scope), self.language, lobby_sockets.snapshot_after(fresh_after)
+        )
+
+    async def lobby_seated(self, event) -> None:
+        """Quick start seated people: if this socket's person is one, send the browser to the table."""
+        if self.closing or not _signed_in(self.user):
             return
-        try:
-            html = await database_sync_to_async(rendering.render_lobby_fragment)(
-                self.user, csrf_cookie(self.scope), self.language
-            )
-        except Exception:
-            log.exception("lobby, %s: rendering failed", self.describe())
-            return
-        await self.send(text_data=html)
+        for user_id, table_id in event.get("seated") or ():
+            if user_id == self.user.pk:
+                await self.send(text_data=rendering.render_lobby_go(table_id))
+                return

@@ -8,7 +8,9 @@ import weakref
 from typing import Any, Protocol
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 
+from games.live import users
 from games.live.supervision import supervised
 from games.presentation import rendering
 from games.services.broadcast import USERS_GROUP, table_updates_group
@@ -23,6 +25,8 @@ class Viewer(Protocol):
     table_id: int
     table_created: Any
     user: Any
+    session_key: str | None
+    closing: bool
     csrf_token: str | None
     language: str
     version: int
@@ -61,6 +65,7 @@ class _UpdateHub:
         self._starting = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
         self._listener: asyncio.Task | None = None
+        self._sweeper: asyncio.Task | None = None
         self._users_renewal = float("-inf")
         # Notified after every push: what a socket shows may have moved on without a frame (tests wait
         # on it, tests/games/wsclient.py).
@@ -74,6 +79,9 @@ class _UpdateHub:
             if self._listener is None or self._listener.done():
                 listen = supervised(self._listen, name="table updates listener", pause=self.restart_pause)
                 self._listener = asyncio.get_running_loop().create_task(listen, name="table-updates")
+            if settings.SOCKET_SESSION_SWEEP and (self._sweeper is None or self._sweeper.done()):
+                sweep = supervised(self._sweep_sessions, name="session sweep", pause=self.restart_pause)
+                self._sweeper = asyncio.get_running_loop().create_task(sweep, name="session-sweep")
             if asyncio.get_running_loop().time() >= self._users_renewal:
                 # One membership per process, renewed hourly (not one Redis call per socket).
                 await self.layer.group_add(USERS_GROUP, self.channel)
@@ -126,23 +134,43 @@ class _UpdateHub:
 
     async def close_user(self, user_id) -> None:
         """Close this process's table sockets of one person (logout, password change, ban).
-
         A socket already closing (a second log-out, a browser closing its sockets) is skipped; one
         that fails is logged and dropped, and the others are closed all the same."""
-        mine = [
+        await self._close_signed_out(
+            [s for s in self._signed_in_sockets() if s.user.pk == user_id], f"user {user_id}"
+        )
+
+    async def sweep_sessions(self) -> None:
+        """Close the sockets here whose session no longer signs their person in: a log-out, password
+        change, deletion or ban whose close message was lost (the channel layer delivers at most
+        once) closes them within `SOCKET_SESSION_SWEEP` seconds all the same."""
+        sockets = self._signed_in_sockets()
+        if not sockets:
+            return
+        ended = await database_sync_to_async(users.signed_out, thread_sensitive=False)(
+            {(s.session_key, s.user.pk) for s in sockets}
+        )
+        await self._close_signed_out([s for s in sockets if (s.session_key, s.user.pk) in ended], "a sweep")
+
+    async def _sweep_sessions(self) -> None:
+        while True:
+            await asyncio.sleep(settings.SOCKET_SESSION_SWEEP)
+            await self.sweep_sessions()
+
+    def _signed_in_sockets(self) -> list[Viewer]:
+        return [
             socket
             for sockets in list(self.sockets.values())
             for socket in list(sockets)
-            if not socket.closing
-            and socket.user is not None
-            and socket.user.is_authenticated
-            and socket.user.pk == user_id
+            if not socket.closing and socket.user is not None and socket.user.is_authenticated
         ]
-        for socket in mine:
+
+    async def _close_signed_out(self, sockets: list[Viewer], why: str) -> None:
+        for socket in sockets:
             try:
                 await socket.user_close({})
             except Exception:
-                log.exception("table %s, user %s: closing the socket failed", socket.table_id, user_id)
+                log.exception("table %s, %s: closing the socket failed", socket.table_id, why)
                 await socket.drop()
 
     async def push(self, table_id: int, announced: int) -> None:
@@ -185,8 +213,11 @@ class _UpdateHub:
                 continue
             if socket.screen is not before:  # a snapshot went out meanwhile: the difference from it
                 html = rendering.frame(socket.screen, screen)
-            socket.version, socket.screen = screen.version, screen
+            socket.version = screen.version
             if html:
+                # What it shows is what the last frame brought: the next frame's `data-from` is that
+                # frame's version, never one it was not sent (a claim answered by another seat).
+                socket.screen = screen
                 await socket.send(text_data=html)
         async with self.pushed:
             self.pushed.notify_all()

@@ -5,16 +5,26 @@ brackets (so nesting, and the JSON parser's recursion, stays shallow: htmx's `ws
 object plus a `HEADERS` object). It is either a platform command (`{"command": name, ...}`) or a game
 action (`{"action": "0:discard:5p"}`, or the form fields `{"kind": "discard", "tile": "5p"}`), each
 with the table `version` it was sent from. Anything else is refused with `bad_message` before any
-service is called; the version and the action's legality are the services' to judge.
+service is called, and a game action the engine cannot read with `bad_action`; the version and the
+action's legality are the services' to judge.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from games.services import ServiceError
+from games.services import (
+    ServiceError,
+    table_accept_stake,
+    table_cancel_autoplay,
+    table_refuse_stake,
+    table_request_autoplay,
+    table_start,
+)
+from games.services.commands import Move
 
 MAX_MESSAGE = 4096
 MAX_BRACKETS = 16
@@ -23,9 +33,9 @@ _SCALAR = (str, int, float, type(None))
 
 @dataclass(frozen=True, slots=True)
 class Act:
-    """A game action: its text form, or the kind and tile of a form's fields."""
+    """A game action, read from its text form or from a form's kind and tile fields."""
 
-    action: str | dict
+    action: Move
     version: Any
 
 
@@ -54,14 +64,22 @@ class Swap:
 
 @dataclass(frozen=True, slots=True)
 class TableCommand:
-    """One of the platform commands that take nothing but the socket's user (`PLAIN_COMMANDS`)."""
+    """One of the platform commands that take nothing but the socket's user (`PLAIN_COMMANDS`):
+    `service` is the verb it calls."""
 
-    name: str
+    service: Callable[..., Any]
 
 
 Command = Act | NextHand | Snapshot | SetStake | Swap | TableCommand
 
-PLAIN_COMMANDS = frozenset({"accept_stake", "refuse_stake", "start", "cancel_autoplay", "request_autoplay"})
+# The platform commands that take only the socket's user (issue 4): name -> service verb.
+PLAIN_COMMANDS: dict[str, Callable[..., Any]] = {
+    "accept_stake": table_accept_stake,
+    "refuse_stake": table_refuse_stake,
+    "start": table_start,
+    "cancel_autoplay": table_cancel_autoplay,
+    "request_autoplay": table_request_autoplay,
+}
 
 
 def bad() -> ServiceError:
@@ -91,17 +109,17 @@ def parse(text: Any) -> Command:
         kind, tile = message.get("kind"), message.get("tile")
         if not isinstance(kind, str | None) or not isinstance(tile, str | None):
             raise bad()
-        return Act({"kind": kind, "tile": tile}, version)
+        return Act(Move.from_fields(kind, tile), version)
     if not isinstance(action, str):
         raise bad()
-    return Act(action, version)
+    return Act(Move.parse(action), version)
 
 
 def _command(command: Any, message: dict, version: Any) -> Command:
     if not isinstance(command, str):
         raise bad()
     if command in PLAIN_COMMANDS:
-        return TableCommand(command)
+        return TableCommand(PLAIN_COMMANDS[command])
     if command == "set_stake":
         stake = message.get("stake")
         if not isinstance(stake, _SCALAR):

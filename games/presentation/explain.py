@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from games.engine.rules import Rules
 from games.engine.scoring import Line as EngineLine
@@ -24,7 +24,17 @@ from games.engine.scoring import LineKind, Settlement, StepKind, WinContext, Win
 from games.engine.scoring import Step as EngineStep
 from games.engine.scoring.core import partners_of
 from games.engine.tiles import is_dragon, is_wind
-from games.names import FEATURES, MELD_KINDS, PATTERNS, WIN_KINDS, WINDS, name_of
+from games.names import (
+    FEATURES,
+    MELD_KINDS,
+    PATTERNS,
+    PAYMENT_REASONS,
+    WIN_KINDS,
+    WIN_REFUSALS,
+    WINDS,
+    name_list,
+    name_of,
+)
 
 _WIND_CODES = ("1z", "2z", "3z", "4z")
 
@@ -86,10 +96,17 @@ class HandExplanation:
 
 
 def seat_labels(dealer: int, names: Sequence[str] | None = None) -> list[str]:
-    """`names` when given (a table's players), else "座位 0" … in the active language."""
+    """`names` when given (a table's players), else each seat's place at the table, 东 南 西 北 for
+    seats 0-3 (the calculator's seats; they are the seats' winds when seat 0 deals)."""
     if names is not None:
         return list(names)
-    return [gettext("座位 {}").format(s) for s in range(4)]
+    return seat_places()
+
+
+def seat_places() -> list[str]:
+    """The four seats named by their place at the table, 东 南 西 北 (East … North), in the active
+    language: how the calculator names seats in its form and its explanation."""
+    return [name_of(WINDS, code) for code in _WIND_CODES]
 
 
 def _wind(seat: int, dealer: int) -> str:
@@ -130,7 +147,7 @@ def _name(code: str) -> str:
 
 
 def _names(codes: Sequence[str]) -> str:
-    return gettext("、").join(_name(c) for c in codes)
+    return name_list(_name(c) for c in codes)
 
 
 def _hua() -> str:
@@ -219,28 +236,13 @@ def steps_of(
 
 # --- one win -------------------------------------------------------------------------------------
 
-_REFUSED = {
-    "eight_flowers": gettext_lazy("八花齐要八张花牌。"),
-    "incomplete": gettext_lazy("不成胡：这些牌凑不成四组加一对（或全字牌）。"),
-    "plain": gettext_lazy("平胡不能胡：至少要碰碰胡、混一色、清一色或全字牌。"),
-}
-
-_REASONS = {
-    "discard": gettext_lazy("冲牌：放冲者付一份。"),
-    "chu_chong": gettext_lazy("出冲：放冲者付两份，另两家各付一份。"),
-    "bao_chong": gettext_lazy("包冲：放冲者包付三份。"),
-    "qingyise_9_bao": gettext_lazy("清一色九张落地：放冲者包付三份。"),
-    "self_draw": gettext_lazy("自摸：另三家各付一份。"),
-    "rob_kong": gettext_lazy("抢杠：被抢杠者付三份。"),
-}
-
 
 def who_pays(ctx: WinContext, settlement: Settlement, labels: Sequence[str]) -> str:
     """The engine's settlement of this win in words: the rule that applied and, under 承包, who owes what."""
     if settlement.reason != "chengbao":
-        return str(_REASONS[settlement.reason])
+        return name_of(PAYMENT_REASONS, settlement.reason)
     partners = partners_of(ctx.winner, ctx.feeds)
-    names = gettext("、").join(labels[p] for p in partners)
+    names = name_list(labels[p] for p in partners)
     owed = gettext("，").join(
         ngettext("{name}付 {n} 份", "{name}付 {n} 份", n).format(name=labels[s], n=n)
         for s, n in enumerate(settlement.shares)
@@ -264,7 +266,7 @@ def explain_win(
     from_label = None if ctx.from_seat is None else labels[ctx.from_seat]
     if not score.legal:
         return WinExplanation(
-            ctx.winner, labels[ctx.winner], win, from_label, False, str(_REFUSED[w.refused]), None, (), (),
+            ctx.winner, labels[ctx.winner], win, from_label, False, name_of(WIN_REFUSALS, w.refused), None, (), (),
             pgettext("breakdown", "花"), (), 0, (), 0, pgettext("unit", "分"),
         )  # fmt: skip
     title = gettext("M（花 + 风刻 + 杠）") if rules.preset == "home" else pgettext("breakdown", "花")

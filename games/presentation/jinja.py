@@ -37,6 +37,7 @@ from jinja2 import Environment, Undefined
 from markupsafe import Markup
 
 from games import names
+from games.engine.kinds import Phase, ResultKind
 from games.templatetags.mahjong import tile, tile_back
 
 
@@ -64,7 +65,7 @@ def tile_back_markup(extra_class: str = "") -> Markup:
 
 def tiles(items, size: str = "") -> Markup:
     """A row of tiles, each drawn by `tile` with the class `size`: an item is a tile, or a (tile, mark)
-    pair whose mark is one more class ("turned", "claimed", "last"; a None tile lies face down). One
+    pair whose mark is one more class ("turned", "claimed"; a None tile lies face down). One
     filter call for a row: a frame draws about a hundred tiles, and a call and an escape per tile cost
     more than the tile itself."""
     out = []
@@ -91,7 +92,7 @@ def environment(**options) -> Environment:
     env.install_gettext_callables(translation.gettext, translation.ngettext, newstyle=False)
     # Filters, not globals, for what a frame calls often: Jinja2 calls a filter directly, a global
     # function through `Context.call` (twice the cost of a tile).
-    env.globals.update(url=url, csrf_field=csrf_field)
+    env.globals.update(url=url, csrf_field=csrf_field, Phase=Phase, ResultKind=ResultKind)
     env.filters.update(
         tile=tile,
         tiles=tiles,

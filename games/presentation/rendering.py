@@ -16,24 +16,32 @@ template of templates/jinja2/games/table/:
     #frame-stamp   stamp.html     the version shown (data-version) and the one a frame assumed (data-from)
     #table-error   error.html     a refusal's message (sent alone, not part of the table's frames)
     #board         board.html     the layout around the board's regions:
-      #table-info    info.html      room, dealer, phase and whose turn, commitment, sound, leave
+      #table-info    info.html      room, dealer, phase and whose turn, commitment, sound, leave, with
+        #table-info-phase  info_phase.html  the phase and whose turn
       #waiting-room  waiting.html   before a match: seats, stake, bots, start (instead of the felt)
-      #seat-N        seat.html      seat N's block (N = 0..3, its position class is the viewer's)
+      #seat-N        board.html     seat N's block (N = 0..3, its position class is the viewer's), made of
+        #seat-N-head   seat_head.html   wind, name, badges, score; `current` on its turn
+        #seat-N-hand   seat_hand.html   the hand: backs and a count, face up at the end (empty: the viewer's)
+        #seat-N-open   seat_open.html   flowers and melds
+        #seat-N-river  seat_river.html  the river
       #table-centre  centre.html    compass, pointer, countdown, wall, dice
-    #controls      controls.html  the viewer's own hand, 听牌 and action bar (claim choices)
+    #controls      controls.html  the viewer's own hand and 听牌, with
+      #controls-bar  controls_bar.html  the action bar (托管, the prompt, the claim choices)
     #settlement    settlement.html  the settlement panel (an empty closed section during play)
 
 What one viewer is shown of one version is a `Screen` (region id -> HTML). A socket remembers the
 Screen it shows; a frame brings it to the next one: the stamp, then every region whose HTML differs,
 each marked `hx-swap-oob="morph"` (`oob`: the templates never carry it), the whole board when its
-layout differs (waiting room or felt, or the viewer's seat); nothing at all when nothing it shows
+layout differs (waiting room or felt, the viewer's seat, or the parts of a seat block); nothing at all when nothing it shows
 changed (so a seat answering a claim sends nobody else a frame: a frame count tells nothing). A new
 socket (a connect, a reconnect, a snapshot request) gets a full frame: stamp, board, controls,
-settlement. The version is only in the stamp and in the forms of the controls (the service refuses a
-stale one), so the regions every viewer shares do not change with a version that changed nothing.
+settlement. The version is only in the stamp: the browser adds the stamp's to every message a form
+sends (static/js/table.js; the service refuses a stale one), so no region, not even a seat's
+#controls, changes with a version that changed nothing it shows.
 
-The seat blocks are public (other seats' concealed tiles are only a count; a concealed kong is face
-down to all but its owner) and rendered once per version and language for everyone; #controls and
+The seat blocks' parts are public (other seats' concealed tiles are only a count; a concealed kong
+is face down to all but its owner) and rendered once per version and language for everyone (and once
+per distinct inputs across versions); #controls and
 the claim choices exist per seat only, in that seat's frames; the spectators (signed in or not)
 share one Screen per version and language.
 """
@@ -42,7 +50,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import lru_cache
 
 from django.conf import settings
@@ -52,38 +60,36 @@ from django.template import engines
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import trans_real
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString
+from markupsafe import Markup
 
-from games import names, selectors
+from games import compat, names, selectors
 from games.engine.kinds import Phase
 from games.engine.scoring.core import kaibao
 from games.engine.state import SWAP_COUNT, GameState
 from games.engine.view import HandView, PublicView
 from games.models import Seat, Table
+from games.presentation import notes
 from games.presentation.settlement import next_hand_view, settlement_panel
 from games.presentation.viewmodels import (
-    POSITIONS,
-    PUBLIC_FIELDS,
     SeatView,
     bot_level_choices,
     choices,
     meld_view,
     public_seat,
+    seat_fields,
     seat_name,
     sorted_tiles,
+    table_status,
 )
-from games.services import ServiceError, broadcast, current_hand, load_state
+from games.services import ServiceError, current_hand
 from games.services.garden import chips, match_over
 from games.services.house_options import phase_seconds
+from games.services.planned import next_planned_dealer, withholds_reveal
 from games.services.room_settings import table_timers
 from games.services.stakes import room_stakes
-
-
-@lru_cache(maxsize=4096)
-def _stand_url(table_id: int) -> str:
-    """Reversed once per table: `{% url %}` was a quarter of the board's render time."""
-    return reverse("games:table_stand", args=[table_id])
+from games.table_options import PRESET_NAMES
 
 
 def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
@@ -94,22 +100,9 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
     language = translation.get_language() or settings.LANGUAGE_CODE  # read once: a context-local read
     me = next((s for s in seats if user is not None and user.is_authenticated and s.user_id == user.pk), None)
     viewer = me.index if me else None
-    anchor = viewer if viewer is not None else 0
-    views = []
-    for seat in seats:
-        views.append(
-            SeatView(
-                index=seat.index,
-                position=POSITIONS[(seat.index - anchor) % 4],
-                name=seat_name(seat),
-                is_bot=seat.is_bot,
-                is_me=seat.index == viewer,
-                connected=seat.connected or seat.is_bot,
-                score=int(table.scores[seat.index]) if table.scores else 0,
-                ready=seat.ready,
-                autoplay=seat.autoplay,
-            )
-        )
+    shared = _version_data(table)
+    view = shared.view(viewer) if shared.state is not None else None
+    views = _seat_views(table, seats, viewer, shared, view)
     waiting = table.status == Table.Status.WAITING
     has_empty = any(s.is_empty for s in seats)
     ctx: dict = {
@@ -118,8 +111,6 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         "version": table.version,
         "viewer": viewer,
         "me": me,
-        "seats": views,
-        "seats_by_position": {v.position: v for v in views},
         "is_waiting": waiting,
         "can_sit": waiting and me is None and has_empty,
         "has_empty": has_empty,
@@ -128,21 +119,18 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
         "_": _memoised_gettext(language),
         # Platform rules (issue 4): the stake, the ready check's countdown, 托管.
         "is_owner": me is not None and table.owner_id == me.user_id,
-        "stand_url": _stand_url(table.pk),
+        "stand_url": shared.stand_url(table.pk),
         "stake_options": room_stakes(table.room) if waiting else (),
         "ready_deadline": table.deadline if waiting else None,
         "now": timezone.now(),
+        # Who left a seat and why, since this hand was dealt (issue 26): for everyone.
+        "departures": notes.departures(table),
     }
-    shared = _version_data(table)
-    if shared.state is None:
-        ctx["seat_html"] = {v.position: _seat_html(v, False, language) for v in views}
+    if view is None:
+        _put_seats(ctx, views, [_seat_parts(v, False, language) for v in views])
         return ctx
-    view = shared.view(viewer)
     public = view.public
     ended = public.phase == Phase.ENDED
-    public_seats = shared.public_seats()
-    for seat_view, (fields_, _) in zip(views, public_seats, strict=True):
-        vars(seat_view).update(fields_)
     discards, buttons = choices(view.legal_actions)
     must_answer = viewer is not None and bool(view.legal_actions)
     # The countdown is the waited-on person's timer: shown on a person's turn and to whoever must answer
@@ -150,11 +138,11 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
     person_turn = public.phase == Phase.TURN and not seats[public.current_seat].is_bot
     deadline = table.turn_deadline if not ended and (must_answer or person_turn) else None
     garden_stack = shared.state.rules.garden
-    if garden_stack != "off":
-        for seat_view, stack in zip(views, chips(garden_stack * public.stake, table.scores), strict=True):
-            seat_view.chips = stack
     ctx.update(
         {
+            "timer_discard": notes.timer_discard(
+                table, views, shared.state
+            ),  # the newest discard was the timer's
             "state": public,
             "phase": public.phase,
             "phase_name": names.name_of(names.PHASES, public.phase),
@@ -177,33 +165,71 @@ def table_context(table: Table, user, seats: list[Seat] | None = None) -> dict:
             "current_name": next((v.name for v in views if v.is_current), ""),
             "dealer_name": views[public.dealer].name,
             # What proves the deal was fair, revealed once the hand is over (the panel has the rest).
-            "settlement": {"reveal": public.reveal or {}} if ended else None,
+            # A planned (tournament) table's seed and wall wait for the end of its round: the other
+            # tables of the round are dealt the same walls (games/services/planned.py).
+            "settlement": {"reveal": {} if withholds_reveal(table) else public.reveal or {}}
+            if ended
+            else None,
         }
     )
     if ended:
         ctx["panel"] = _panel(shared, views, table, language)
         ctx["next_hand"] = next_hand_view(table, seats, views, viewer, ctx["now"])
-    keys = [key for _, key in public_seats]
     own_melds = view.own_melds
-    if viewer is not None and own_melds is not None and own_melds != public.seats[viewer].melds:
-        # The viewer's own concealed kongs face up, in their block only: memoised on all its inputs.
-        views[viewer].melds = [meld_view(m, viewer) for m in own_melds]
-        keys[viewer] = None
-    ctx["seat_html"] = {v.position: _seat_html(v, True, language, shared, keys[v.index]) for v in views}
+    private_melds = viewer is not None and own_melds is not None and own_melds != public.seats[viewer].melds
+    if private_melds:
+        # The viewer's own concealed kongs face up, in their block only (the settlement panel, shared
+        # by every viewer, was given the public melds above): memoised on all its inputs.
+        views = [replace(v, melds=[meld_view(m, viewer) for m in own_melds]) if v.is_me else v for v in views]
+    _put_seats(
+        ctx,
+        views,
+        [_seat_parts(v, True, language, shared, private_melds and v.index == viewer) for v in views],
+    )
     return ctx
+
+
+def _seat_views(
+    table: Table, seats: list[Seat], viewer: int | None, shared: _VersionData, view: HandView | None
+) -> list[SeatView]:
+    """The seats' views as the game shows them to everyone (the viewer's own melds as the others see
+    them), each built in one go: who sits there, and with a hand dealt the version's public fields
+    (`_VersionData.public_seats`) and 逛花园's chip stacks."""
+    own = [seat_fields(seat, viewer, table.scores) for seat in seats]
+    if view is None:
+        return [SeatView(**fields_) for fields_ in own]
+    garden_stack = shared.state.rules.garden
+    stacks = (
+        chips(garden_stack * view.public.stake, table.scores)
+        if garden_stack != "off"
+        else [None] * len(seats)
+    )
+    return [
+        SeatView(**fields_, **public_fields, chips=stack)
+        for fields_, public_fields, stack in zip(own, shared.public_seats(), stacks, strict=True)
+    ]
+
+
+def _put_seats(ctx: dict, views: list[SeatView], parts: list[list[tuple[str, str]]]) -> None:
+    """The seats' views (`seats`, `seats_by_position`) and their regions (`_seat_parts`, by seat
+    index) into the context: `seat_regions` (each seat's region ids, in order) and `seat_units`
+    (id -> HTML) for the board and the frames."""
+    ctx["seats"] = views
+    ctx["seats_by_position"] = {v.position: v for v in views}
+    ctx["seat_regions"] = [[name for name, _ in seat] for seat in parts]
+    ctx["seat_units"] = {name: html for seat in parts for name, html in seat}
 
 
 # --- what the viewers of one table version share, per process ------------------------------------
 #
 # Every action is seen by four or more sockets, each rendering its own frame (ARCHITECTURE.md). The
-# parts that do not depend on who looks are computed once per process: the engine state of a version
-# (rebuilding it replays the hand's log) with each seat's view of it, and the HTML of each seat block
-# (a block is memoised on all of its inputs, which are public: other seats' concealed tiles are only
-# ever a count there, and the viewer's own hand is rendered in `controls`, per viewer).
+# parts that do not depend on who looks are computed once per process and version, and kept with the
+# version's snapshot in the store's one cache (issue 25; this module keeps no table's data): the
+# engine state of a version (rebuilding it replays the hand's log) with each seat's view of it, and
+# the HTML of each seat block. Besides, a seat block's part is memoised on all of its inputs (not by
+# table), which are public: other seats' concealed tiles are only ever a count there, and the
+# viewer's own hand is rendered in `controls`, per viewer.
 
-_MAX_TABLES = 2048
-_MAX_SEAT_BLOCKS = 5000  # about 2 KB each
-_POSITION_MARK = "seat-position-mark"
 _lock = threading.Lock()
 
 
@@ -211,18 +237,26 @@ class _VersionData:
     """One table version's engine state, its hand number, and its views by viewer seat, all built on
     the one `PublicView` of the state (the part of a view every viewer shares)."""
 
-    def __init__(self, version: int, raw, state: GameState | None, hand_number: int | None) -> None:
-        self.version = version
-        self.raw = raw
-        self.state = state
-        self.hand_number = hand_number  # None: not known yet (read on first use)
+    def __init__(self, snapshot) -> None:
+        self.version = snapshot.version
+        self.raw = snapshot.raw
+        self.state: GameState | None = snapshot.state
+        # None: not known yet (read on first use); no hand before the first deal.
+        self.hand_number: int | None = snapshot.hand_number if self.state is not None else 0
+        self._stand_url: str | None = None
         self._public: PublicView | None = None
         self._views: dict[int | None, HandView] = {}
-        self.seat_blocks: dict[tuple, str] = {}  # see `_seat_html`
-        self._public_seats: list[tuple[dict, tuple]] | None = None
+        self.seat_parts: dict[tuple, str] = {}  # see `_seat_parts`
+        self._public_seats: list[dict] | None = None
         # The settlement panel by language, once the hand has ended (the same for every viewer).
         self.panels: dict[str, object] = {}
         self._garden_over: bool | None = None
+
+    def stand_url(self, table_id: int) -> str:
+        """Reversed once per version: `{% url %}` was a quarter of the board's render time."""
+        if self._stand_url is None:
+            self._stand_url = reverse("games:table_stand", args=[table_id])
+        return self._stand_url
 
     def garden_over(self, table: Table) -> bool:
         """逛花园: this ended hand ended its match too (read once per version)."""
@@ -238,88 +272,31 @@ class _VersionData:
             found = self._views[seat] = self.state.hand_view(seat, self._public)
         return found
 
-    def public_seats(self) -> list[tuple[dict, tuple]]:
-        """Per seat, the `SeatView` fields that show the game, and their memo key: the same for every
+    def public_seats(self) -> list[dict]:
+        """Per seat, the `SeatView` fields that show the game (`PUBLIC_FIELDS`): the same for every
         viewer of the version (they come from the version's one `PublicView`), worked out once and
         shared by the viewers' seat views: nothing changes them after."""
         found = self._public_seats
         if found is None:
             public = self.view(None).public
-            fields_ = [public_seat(public, seat) for seat in public.seats]
-            found = self._public_seats = [(f, _freeze([f[name] for name in PUBLIC_FIELDS])) for f in fields_]
+            found = self._public_seats = [public_seat(public, seat) for seat in public.seats]
         return found
 
 
-_versions: dict[int, _VersionData] = {}
-_seat_blocks: dict[tuple, str] = {}
-
-
-def _store_version(table_id: int, data: _VersionData) -> None:
-    """Keep `data` as the table's newest known version (a render that read an older version while a
-    newer one was committed does not push the newer one out)."""
-    with _lock:
-        if len(_versions) >= _MAX_TABLES:
-            _versions.clear()
-        previous = _versions.get(table_id)
-        if previous is None or previous.version <= data.version:
-            _versions[table_id] = data
-
-
 def _version_data(table: Table) -> _VersionData:
-    """The shared data of this table's version, built on the first render of it in this process (or
-    handed over by the service that saved it, `seed_version`); a saved state that differs from the
-    cached one (whatever the version says) is never reused."""
-    found = _versions.get(table.pk)
-    if found is None or found.version != table.version or found.raw != table.state:
-        state = load_state(table)
-        found = _VersionData(table.version, table.state, state, None if state is not None else 0)
-        _store_version(table.pk, found)
+    """The shared data of this table's version: kept with the version's snapshot in the store's
+    cache (`selectors.snapshot`, made on the first render of the version in this process unless the
+    service that saved it left it there), so it goes when the snapshot goes. A saved state that
+    differs from the snapshot's (whatever the version says) is never reused: the store compares."""
+    snapshot = selectors.snapshot(table)
+    found = snapshot.derived.get("render")
+    if found is None:
+        found = snapshot.derived.setdefault("render", _VersionData(snapshot))
     if found.hand_number is None:
         hand = current_hand(table)
-        found.hand_number = hand.number if hand else 0
+        found.hand_number = snapshot.hand_number = hand.number if hand else 0
     return found
 
-
-def seed_version(table: Table, state: GameState, hand_number: int | None) -> None:
-    """Remember the table a service just committed, with its seats and engine state, so that this
-    process renders that version without reading the table back or replaying the hand. All are
-    handed over (nobody changes them afterwards). The state is used only for a table at this version
-    whose saved state is this one (`_version_data` compares), so a seed can never stand in for
-    something else; the table and seats only for renders announcing this version (`_fresh`)."""
-    found = _versions.get(table.pk)
-    if found is None or found.version < table.version:
-        _store_version(table.pk, _VersionData(table.version, selectors.state_json(state), state, hand_number))
-    seats = selectors.seats(table)
-    if _with_known_users(table, seats):
-        _offer_read(table, seats)
-
-
-def _with_known_users(table: Table, seats: list[Seat]) -> bool:
-    """Give the service's seats the users (with profiles) this process last read at the table, when
-    the same people sit in the same seats (the service reads seats without them: a render reads
-    them, the rules never do). False when someone is new: the render then reads them."""
-    previous = _loaded.get(table.pk)
-    if previous is None or previous[1] is None or previous[0].created != table.created:
-        return False
-    known = {seat.index: seat for seat in previous[1]}
-    users = []
-    for seat in seats:
-        before = known.get(seat.index)
-        if before is None or before.user_id != seat.user_id:
-            return False
-        if seat.user_id is not None:
-            if not _SEAT_USER.is_cached(before):
-                return False
-            users.append((seat, _SEAT_USER.get_cached_value(before)))
-    for seat, user in users:
-        _SEAT_USER.set_cached_value(seat, user)
-    return True
-
-
-_SEAT_USER = Seat.user.field
-
-
-broadcast.on_saved_state(seed_version)
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
 
@@ -339,81 +316,92 @@ def _freeze(value):
     return value
 
 
-def _seat_html(
+# A seat block is four regions (seat_head.html, seat_hand.html, seat_open.html, seat_river.html), so
+# that a discard re-sends the discarder's river and hand and the turn marks, not four whole blocks.
+# Each part is memoised across versions on exactly the inputs its template reads (compare the
+# inputs, not the output); the public parts (hand, flowers and melds, river) are looked up once per
+# version and language for all its viewers (`_VersionData.seat_parts`).
+
+_SEAT_PARTS = ("head", "hand", "open", "river")
+_MAX_PARTS = 8000  # a few hundred bytes each
+_parts: dict[tuple, str] = {}
+
+
+def _seat_parts(
     seat: SeatView,
     has_state: bool,
     language: str,
     shared: _VersionData | None = None,
-    public_key: tuple | None = None,
-) -> str:
-    """The seat block for this seat as the viewer sees it, rendered once per distinct content; the
-    seat's position on screen is put in afterwards (it is the block's first class).
-
-    Within one version (`shared`), what a block shows of the game (wind, flowers, melds, river,
-    counts, and once ended the hands and payments) is the same for every viewer: the engine's
-    `view()` gives every viewer the same public `seats` (tests/games/test_render_cache.py checks it).
-    So the viewers of a version look a block up by the few things that are not the game's."""
-    if shared is None:
-        return mark_safe(_seat_block(seat, has_state, language).replace(_POSITION_MARK, seat.position, 1))
-    key = (
-        language,
-        seat.index,
-        seat.is_me,
+    own_melds: bool = False,
+) -> list[tuple[str, str]]:
+    """(region id, HTML) of each part of the seat's block as the viewer sees it: the head, and with a
+    hand dealt its hand, flowers and melds, and river. `own_melds`: the melds are the viewer's own
+    (concealed kongs face up), not the version's public ones."""
+    head = (
+        seat.wind,
         seat.name,
-        seat.is_bot,
+        seat.is_dealer,
         seat.connected,
-        seat.score,
-        seat.ready,
         seat.autoplay,
+        seat.score,
+        seat.is_current,
+        seat.declared,
+        seat.swap,
         seat.chips,
     )
-    html = shared.seat_blocks.get(key)
+    out = [(f"seat-{seat.index}-head", _part("head", seat, language, head))]
+    if not has_state:
+        return out
+    for name in _SEAT_PARTS[1:]:
+        region = f"seat-{seat.index}-{name}"
+        if shared is None or (name == "open" and own_melds):
+            out.append((region, _part(name, seat, language, _public_inputs(name, seat))))
+            continue
+        key = (language, region, seat.is_me if name == "hand" else None)
+        html = shared.seat_parts.get(key)
+        if html is None:
+            html = shared.seat_parts[key] = _part(name, seat, language, _public_inputs(name, seat))
+        out.append((region, html))
+    return out
+
+
+def _public_inputs(name: str, seat: SeatView) -> tuple:
+    """What the part `name` of the seat's block shows of the game (all public), frozen."""
+    if name == "hand":
+        return (seat.is_me, seat.concealed_count, _freeze(seat.revealed))
+    if name == "open":
+        return (_freeze(seat.flowers), _freeze(seat.melds))
+    return (_freeze(seat.river),)
+
+
+def _part(name: str, seat: SeatView, language: str, inputs: tuple) -> str:
+    """The part `name` of the seat's block, rendered once per language, seat and `inputs` (all that
+    its template reads of `s` besides the seat's index)."""
+    key = (language, name, seat.index, *inputs)
+    html = _parts.get(key)
     if html is None:
-        html = shared.seat_blocks[key] = _seat_block(seat, has_state, language, public_key)
-    return mark_safe(html.replace(_POSITION_MARK, seat.position, 1))
-
-
-_BLOCK_INPUTS = tuple(f.name for f in fields(SeatView) if f.name != "position")
-_PRIVATE_INPUTS = tuple(name for name in _BLOCK_INPUTS if name not in PUBLIC_FIELDS)
-
-
-def _seat_block(seat: SeatView, has_state: bool, language: str, public_key: tuple | None = None) -> str:
-    """The block with a mark for its position, memoised on all of its inputs across versions
-    (`public_key`: the frozen public fields, `_VersionData.public_seats`, when known)."""
-    if public_key is None:
-        key = (language, has_state, *[_freeze(getattr(seat, name)) for name in _BLOCK_INPUTS])
-    else:
-        private = [_freeze(getattr(seat, name)) for name in _PRIVATE_INPUTS]
-        key = (language, has_state, "public", public_key, *private)
-    html = _seat_blocks.get(key)
-    if html is None:
-        ctx = {
-            "s": _with_position(seat, _POSITION_MARK),
-            "state": has_state,
-            "_": _memoised_gettext(language),
-        }
-        html = render_region("seat", ctx)
+        # Stripped: the whitespace around a part would be the block's, which a frame does not send.
+        html = SafeString(
+            render_region(f"seat_{name}", {"s": seat, "_": _memoised_gettext(language)}).strip()
+        )
         with _lock:
-            if len(_seat_blocks) >= _MAX_SEAT_BLOCKS:
-                _seat_blocks.clear()
-            _seat_blocks[key] = html
+            if len(_parts) >= _MAX_PARTS:
+                _parts.clear()
+            _parts[key] = html
     return html
-
-
-def _with_position(seat: SeatView, position: str) -> SeatView:
-    copy = SeatView(**{f.name: getattr(seat, f.name) for f in fields(seat)})
-    copy.position = position
-    return copy
 
 
 def _centre(public: PublicView, views: list[SeatView]) -> dict:
     """The compass in the middle of the table: each seat's wind where it sits, and the pointer at the
-    seat to move (during a claim window, at the discarder: who may claim is nobody's business)."""
+    seat to move (during a claim window, at the discarder: who may claim is nobody's business).
+    `last_discard`: the seat whose newest discard is open to claims, if any; the browser marks that
+    tile (static/js/story.js), so a river is not sent again when the mark moves on."""
     mover = public.current_seat
     return {
         "marks": [(v.position, v.wind, v.index == mover) for v in views],
         "pointer": views[mover].position,
         "kaibao": kaibao(tuple(public.dice)),
+        "last_discard": next((v.index for v in views if v.just_discarded), ""),
     }
 
 
@@ -454,8 +442,14 @@ def _swap(view: HandView) -> dict:
 def _panel(shared: _VersionData, views: list[SeatView], table: Table, language: str):
     panel = shared.panels.get(language)
     if panel is None:
+        planned = withholds_reveal(table)  # no query: only planned tables sit in the tournament room
         panel = shared.panels[language] = settlement_panel(
-            shared.state, views, list(table.scores or []), huangfan_next=table.huangfan
+            shared.state,
+            views,
+            list(table.scores or []),
+            huangfan_next=table.huangfan,
+            planned=planned,
+            planned_dealer=next_planned_dealer(table) if planned else None,
         )
     return panel
 
@@ -471,62 +465,6 @@ def csrf_token_for(csrf_cookie: str | None) -> str:
     request = HttpRequest()
     request.META["CSRF_COOKIE"] = csrf_cookie
     return get_token(request)
-
-
-_loaded: dict[int, tuple[Table, list[Seat] | None]] = {}
-_table_locks: dict[int, threading.Lock] = {}
-
-
-def _fresh(table_id: int, version: int, created) -> tuple[Table, list[Seat] | None] | None:
-    found = _loaded.get(table_id)
-    if found is not None and found[0].version >= version and found[0].created == created:
-        return found
-    return None
-
-
-def _table_for_update(table_id: int, version: int | None, created) -> tuple[Table | None, list[Seat] | None]:
-    """The table and seats for a render. For an update announcing `version` to a socket of the table
-    made at `created`, a load of that version (or a newer one) made for another viewer in this process
-    is reused: the sockets of one table all render each version, and only the first of them needs to
-    read it. They render at the same moment on several worker threads, so the read is single-flight:
-    the first takes the table's lock, reads and prepares the version's shared data, and the others
-    wait for it and reuse it. A snapshot always reads."""
-    if version is None or created is None:
-        return _read_table(table_id)
-    found = _fresh(table_id, version, created)
-    if found is not None:
-        return found
-    lock = _table_locks.get(table_id)
-    if lock is None:
-        with _lock:
-            if len(_table_locks) >= _MAX_TABLES:
-                _table_locks.clear()
-            lock = _table_locks.setdefault(table_id, threading.Lock())
-    with lock:
-        found = _fresh(table_id, version, created)
-        if found is not None:
-            return found
-        return _read_table(table_id)
-
-
-def _read_table(table_id: int) -> tuple[Table | None, list[Seat] | None]:
-    """Read the table, prepare its version's shared data, and offer the read to other viewers."""
-    table, seats = selectors.table_with_seats(table_id)
-    if table is None:
-        return None, None
-    _version_data(table)
-    _offer_read(table, seats)
-    return table, seats
-
-
-def _offer_read(table: Table, seats: list[Seat] | None) -> None:
-    """Let the other renders of this table's version (or an older one) take this read."""
-    with _lock:
-        if len(_loaded) >= _MAX_TABLES:
-            _loaded.clear()
-        previous = _loaded.get(table.pk)
-        if previous is None or previous[0].version <= table.version:
-            _loaded[table.pk] = (table, seats)
 
 
 def render_table_fragments(
@@ -552,9 +490,10 @@ def render_for_viewers(table_id: int, viewers: list[tuple], version: int | None 
     (user, csrf token, language) triples (language None: the active one), or quadruples whose fourth
     item is the `Screen` the socket shows (None: it shows nothing yet); returns per viewer its new
     `Screen` and the frame that brings it there ("" when nothing it shows has changed), in order."""
-    table, seats = _table_for_update(table_id, version, created)
-    if table is None:
+    snapshot = selectors.render_snapshot(table_id, version, created)
+    if snapshot is None:
         return [(None, "")] * len(viewers)
+    table, seats = snapshot.rows
     seated = {s.user_id for s in seats or () if s.user_id}
     spectators: dict[tuple[bool, str], Screen] = {}
     out = []
@@ -591,8 +530,22 @@ class Screen:
     regions: dict[str, str]
     context: dict
 
+    def html(self, name: str) -> str:
+        """Region `name` as the page shows it, with the regions inside it in place."""
+        html = self.regions[name]
+        for inner in _INNER.get(name, ()):
+            html = SafeString(html.replace(_INNER_MARK[inner], self.regions.get(inner, "")))
+        return html
+
     def board_html(self) -> str:
-        return render_region("board", {**self.context, "units": self.regions})
+        units = {name: self.html(name) for name in self.board}
+        return render_region("board", {**self.context, "units": units})
+
+
+# Regions inside another region (kept apart: a frame may swap one alone), and the mark each leaves in
+# the region around it. A seat block's parts are put together by board.html instead.
+_INNER = {"table-info": ("table-info-phase",), "controls": ("controls-bar",)}
+_INNER_MARK = {inner: Markup(f"<!--region:{inner}-->") for inners in _INNER.values() for inner in inners}
 
 
 def _screen(table: Table, user, seats: list[Seat] | None, csrf_token: str) -> Screen:
@@ -602,22 +555,31 @@ def _screen(table: Table, user, seats: list[Seat] | None, csrf_token: str) -> Sc
 
 
 def _screen_of(ctx: dict) -> Screen:
-    regions = {"table-info": render_region("info", ctx)}
+    regions = {"table-info": render_region("info", {**ctx, "phase_region": _INNER_MARK["table-info-phase"]})}
+    if ctx["state"] is not None:
+        regions["table-info-phase"] = render_region("info_phase", ctx).strip()
     if ctx["is_waiting"]:
         regions["waiting-room"] = render_region("waiting", ctx)
         mode = "waiting"
     else:
-        for seat in ctx["seats"]:
-            regions[f"seat-{seat.index}"] = ctx["seat_html"][seat.position]
+        regions.update(ctx["seat_units"])
         mode = "felt"
         if ctx["state"] is not None:
             regions["table-centre"] = render_region("centre", ctx)
             mode = "play"
     board = tuple(regions)
     anchor = ctx["viewer"] if ctx["viewer"] is not None else 0
-    for name in ("controls", "settlement"):
-        regions[name] = _frame_region(name, ctx)
-    return Screen(ctx["version"], (mode, anchor), board, regions, ctx)
+    # The action bar is a region inside #controls while a hand is played and no tiles are being
+    # chosen to bury (controls.html marks its place): a claim window changes it and not the hand.
+    bar = ctx["state"] is not None and ctx["viewer"] is not None and ctx["phase"] != Phase.ENDED
+    bar = bar and not ctx["swap"]
+    regions["controls"] = render_region("controls", {**ctx, "bar_region": _INNER_MARK["controls-bar"]})
+    regions["controls-bar"] = render_region("controls_bar", ctx) if bar else ""
+    regions["settlement"] = _frame_region("settlement", ctx)
+    # The layout: waiting room or felt, the seat at the bottom, whose block is marked `me`, and which
+    # parts the seat blocks have (a frame then swaps regions inside it; otherwise the whole board).
+    shell = (mode, anchor, ctx["viewer"], tuple(map(tuple, ctx["seat_regions"])))
+    return Screen(ctx["version"], shell, board, regions, ctx)
 
 
 def frame(shown: Screen | None, screen: Screen) -> str:
@@ -625,21 +587,24 @@ def frame(shown: Screen | None, screen: Screen) -> str:
     the stamp, then each region that differs, as an out-of-band swap of the element with its id; the
     whole board when its layout differs. "" when nothing differs (no frame is sent)."""
     if shown is None or shown.shell != screen.shell:
-        parts = [screen.board_html()]
+        parts = [oob(screen.board_html())]
         rest = [name for name in screen.regions if name not in screen.board]
     else:
         parts = []
         rest = screen.regions
+    sent = set()
     for name in rest:
         html = screen.regions[name]
-        if shown is None or shown.regions.get(name) != html:
-            parts.append(html)
+        before = shown.regions.get(name) if shown is not None else None
+        if before != html and name not in sent:
+            parts.append(oob(screen.html(name)))
+            sent.update(_INNER.get(name, ()))
     if not parts:
         return ""
     stamp = render_region(
         "stamp", {"from_version": shown.version if shown else None, "version": screen.version}
     )
-    return "".join([oob(stamp), *[oob(html) for html in parts]])
+    return "".join([oob(stamp), *parts])
 
 
 # How htmx swaps a region of a frame into the page: morphed in place (idiomorph, static/vendor/), so
@@ -675,8 +640,7 @@ def render_region(name: str, ctx: dict) -> str:
     template, globals_ = _template(name)
     if "_" not in ctx:
         ctx = {**ctx, "_": _active_gettext()}
-    context = template.new_context({**globals_, **ctx}, shared=True)
-    return SafeString(template.environment.concat(template.root_render_func(context)))
+    return SafeString(compat.render_template(template, {**globals_, **ctx}))
 
 
 def _active_gettext():
@@ -691,7 +655,7 @@ def _active_gettext():
 
 @lru_cache(maxsize=16)
 def _memoised_gettext(language: str):
-    lookup = trans_real.translation(language).gettext
+    lookup = compat.catalogue_gettext(language)
     found: dict[str, str] = {}
 
     def gettext(message: str) -> str:
@@ -730,7 +694,7 @@ def table_page_context(table: Table, request) -> dict:
         "stamp": render_region("stamp", {"from_version": None, "version": table.version}),
         "error": render_region("error", {}),
         "board": screen.board_html(),
-        "controls": screen.regions["controls"],
+        "controls": screen.html("controls"),
         "settlement": screen.regions["settlement"],
     }
     return ctx
@@ -742,28 +706,53 @@ def render_error(error: ServiceError, language: str | None = None) -> str:
         return oob(render_region("error", {"error": error}))
 
 
-def lobby_context(user) -> dict:
+def lobby_context(user, snapshot: selectors.LobbySnapshot | None = None) -> dict:
+    """The lobby for `user`, from `snapshot` (what every lobby shows: read now when not given)."""
+    snapshot = snapshot or selectors.lobby_snapshot()
     rooms = [
         {
             "room": item.room,
+            # the preset by the name the tables and the new-table form give it (games.table_options)
+            "preset": PRESET_NAMES.get(item.room.preset, item.room.preset),
             "tables": [
                 {
                     "table": t.table,
                     "seats": [(s, seat_name(s)) for s in t.seats],
+                    "status": table_status(t.table, t.seats),
                     "mine": t.mine,
                     "has_empty": any(s.is_empty for s in t.seats),
                 }
                 for t in item.tables
             ],
+            "pools": item.pools,
         }
-        for item in selectors.lobby_rooms(user)
+        for item in selectors.lobby_rooms(user, snapshot)
     ]
-    return {"rooms": rooms, "user": user}
+    return {
+        "rooms": rooms,
+        "user": user,
+        "my_table": selectors.live_table_in(snapshot, user),
+        "online": snapshot.online,
+        "fill_after": settings.POOL_FILL_AFTER,
+    }
 
 
-def render_lobby_fragment(user, csrf_cookie: str | None = None, language: str | None = None) -> str:
-    """The lobby's rooms for a socket, in its `language` (None: the active one)."""
+def render_lobby_go(table_id: int) -> str:
+    """The frame that sends a lobby's browser to its table (quick start seated its person there):
+    static/js/lobby.js follows `data-go` (no inline script under the Content-Security-Policy)."""
+    url = conditional_escape(reverse("games:table", args=[table_id]))
+    return f'<div id="lobby-go" data-testid="lobby-go" data-go="{url}" hx-swap-oob="true"></div>'
+
+
+def render_lobby_fragment(
+    user,
+    csrf_cookie: str | None = None,
+    language: str | None = None,
+    snapshot: selectors.LobbySnapshot | None = None,
+) -> str:
+    """The lobby's rooms for a socket, in its `language` (None: the active one), from `snapshot`
+    (shared by the process's lobby sockets; read now when not given)."""
     with translation.override(language or translation.get_language()):
-        ctx = lobby_context(user)
+        ctx = lobby_context(user, snapshot)
         ctx.update(oob=True, csrf_token=csrf_token_for(csrf_cookie))
         return render_to_string("games/lobby.html#rooms", ctx)

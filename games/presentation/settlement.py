@@ -22,7 +22,7 @@ from games.engine.state import GameState
 from games.engine.tiles import code_to_str
 from games.models import Seat, Table
 from games.presentation.explain import explain_hand
-from games.services.readiness import counts_ready
+from games.services.policy import counts_ready
 
 
 @dataclass
@@ -46,18 +46,25 @@ class Panel:
     kind: str  # "win" or "draw"
     hands: list[LaidDown]
     explanation: SafeString  # empty for a drawn hand
-    dealer_next: str
+    dealer_next: str  # empty when no hand follows (a planned table's last)
     huangfan: int
     huangfan_next: int
 
 
 def settlement_panel(
-    state: GameState, seats: list, scores: list[int], huangfan_next: int | None = None
+    state: GameState,
+    seats: list,
+    scores: list[int],
+    huangfan_next: int | None = None,
+    *,
+    planned: bool = False,
+    planned_dealer: int | None = None,
 ) -> Panel:
     """`seats`: the viewer's `SeatView`s of this version (names, winds, melds face up); `scores`: the
     match totals after this hand; `huangfan_next`: the count the table carries into the next hand
     (the table's, which is 0 when a player left during or after this hand, rules §7; by default what
-    this hand alone leaves)."""
+    this hand alone leaves). At a `planned` (tournament) table the next dealer is the plan's
+    (`planned_dealer`, None after its last hand), not the rules'."""
     result = state.result
     # A winner's concealed tiles without the winning tile are the win's own (`WinContext.concealed`):
     # the engine puts a self-drawn tile in the hand but never a discard or a robbed kong's tile, so
@@ -92,10 +99,16 @@ def settlement_panel(
         kind=result.kind,
         hands=hands,
         explanation=html,
-        dealer_next=names[result.dealer_next],
+        dealer_next=_next_dealer_name(names, result.dealer_next, planned, planned_dealer),
         huangfan=state.huangfan_in_play,
         huangfan_next=result.huangfan_next if huangfan_next is None else huangfan_next,
     )
+
+
+def _next_dealer_name(names: list[str], by_rules: int, planned: bool, planned_dealer: int | None) -> str:
+    if not planned:
+        return names[by_rules]
+    return names[planned_dealer] if planned_dealer is not None else ""
 
 
 @dataclass

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from django.core.exceptions import ObjectDoesNotExist
+from django.utils.translation import gettext_lazy as _
 
 from games import names
 from games.engine.actions import Action
@@ -16,12 +16,13 @@ from games.engine.bots import levels as bot_levels
 from games.engine.kinds import ActionKind, Phase
 from games.engine.tiles import code_to_str, parse_tiles
 from games.engine.view import Discard, MeldFace, PublicView, SeatPublic
-from games.models import Seat
+from games.models import Seat, Table
+from games.names import person_name
 
 POSITIONS = ("bottom", "right", "top", "left")
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class MeldView:
     """A meld as a block shows it; its words (the kind's name) are the template's (`meld_name`), so
     the view is the same in every language."""
@@ -54,8 +55,13 @@ class MeldView:
         return items
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class SeatView:
+    """One seat's block as one viewer sees it, built once with all its fields
+    (rendering.table_context): who sits there (`seat_fields`), the game's public side of it
+    (`public_seat`, shared by the version's viewers) and the viewer's own melds face up in their own
+    block. Frozen: nothing changes a view after it is built, so viewers may share its parts."""
+
     index: int
     position: str
     name: str
@@ -80,13 +86,9 @@ class SeatView:
 
     @property
     def river_items(self) -> list[tuple[str, str]]:
-        """(tile, mark) pairs for the `tiles` filter: a claimed discard is marked "claimed", the one
-        just discarded (open to claims) "last"."""
-        last = len(self.river) - 1 if self.just_discarded else -1
-        return [
-            (r.tile, "claimed" if r.claimed else "last" if i == last else "")
-            for i, r in enumerate(self.river)
-        ]
+        """(tile, mark) pairs for the `tiles` filter: a claimed discard is marked "claimed". (The one
+        just discarded is marked by the browser, from the centre's `data-last-discard`.)"""
+        return [(r.tile, "claimed" if r.claimed else "") for r in self.river]
 
 
 @dataclass
@@ -100,18 +102,30 @@ class Choice:
 
 
 def seat_name(seat: Seat) -> str:
-    """The profile's display name, else the username; read from `user__profile` when the caller
-    selected it (one query for all seats), else one look-up."""
+    """The person's name (`person_name`: select `user__profile` for all seats in one query), or the
+    bot's."""
     if seat.user_id:
-        user = seat.user
-        try:
-            profile = user.profile
-        except ObjectDoesNotExist:
-            profile = None
-        return (profile.display_name if profile else "") or user.get_username()
+        return person_name(seat.user)
     if seat.is_bot:
         return names.bot_name(seat.index, seat.bot_level)
     return ""
+
+
+# A table's status as the lobby shows it (code for the CSS class, words): the stored status, except
+# a playing table that nobody seated there is connected to (everyone went away: it rests between
+# hands, or bots play out the hand) and one that closes after this hand.
+IDLE, CLOSING = "idle", "closing"
+_STATUS_WORDS = {IDLE: _("暂停：没有人在线"), CLOSING: _("本局后关闭")}
+
+
+def table_status(table: Table, seats: list[Seat]) -> tuple[str, str]:
+    """(code, words) of the table's real status, for a list of tables."""
+    if table.status == Table.Status.PLAYING:
+        if table.closing:
+            return CLOSING, str(_STATUS_WORDS[CLOSING])
+        if not any(seat.user_id is not None and seat.connected for seat in seats):
+            return IDLE, str(_STATUS_WORDS[IDLE])
+    return table.status, table.get_status_display()
 
 
 def meld_view(face: MeldFace, owner: int | None = None) -> MeldView:
@@ -215,3 +229,20 @@ def public_seat(public: PublicView, seat: SeatPublic) -> dict:
         "swap": ("done" if seat.swap.done else "waiting") if phase == Phase.SWAP and seat.swap else "",
     }
     return fields_
+
+
+def seat_fields(seat: Seat, viewer: int | None, scores: list | None) -> dict:
+    """The `SeatView` fields about who sits in `seat` and where the viewer (`viewer`: their seat
+    index, None for a spectator, who sees seat 0 at the bottom) sees it; `scores`: the table's."""
+    anchor = viewer if viewer is not None else 0
+    return {
+        "index": seat.index,
+        "position": POSITIONS[(seat.index - anchor) % 4],
+        "name": seat_name(seat),
+        "is_bot": seat.is_bot,
+        "is_me": seat.index == viewer,
+        "connected": seat.connected or seat.is_bot,
+        "score": int(scores[seat.index]) if scores else 0,
+        "ready": seat.ready,
+        "autoplay": seat.autoplay,
+    }

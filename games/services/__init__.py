@@ -5,7 +5,17 @@ from games.errors import MESSAGES, ServiceError
 from .autoplay import table_cancel_autoplay, table_request_autoplay
 from .changes import current_hand
 from .moderation import ban_player, room_close, table_close, unban_player
-from .play import clock_tick, load_state, table_act, table_next_hand, table_play_bots_hand, table_start
+from .pairing import pair_pools, pool_join, pool_leave, pool_socket_closed, pool_vouch, sweep_pool_entries
+from .planned import plan_hands, planned_room, table_create_planned, tables_publish
+from .play import (
+    clock_tick,
+    load_state,
+    table_act,
+    table_deal_planned,
+    table_next_hand,
+    table_play_bots_hand,
+    table_start,
+)
 from .presence import seat_connected, seat_disconnected, sweep_stale_presence, vouch_for
 from .settlement import on_hand_finished
 from .simulation import table_seat_for_simulation
@@ -21,6 +31,17 @@ __all__ = [
     "current_hand",
     "load_state",
     "on_hand_finished",
+    "pair_pools",
+    "pool_join",
+    "pool_leave",
+    "pool_socket_closed",
+    "pool_vouch",
+    "sweep_pool_entries",
+    "plan_hands",
+    "planned_room",
+    "table_create_planned",
+    "table_deal_planned",
+    "tables_publish",
     "table_play_bots_hand",
     "room_close",
     "seat_connected",

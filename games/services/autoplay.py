@@ -10,7 +10,6 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine.bots import levels
 from games.errors import ServiceError
 from games.models import Seat, Table
 
@@ -19,20 +18,6 @@ from .changes import bump, locked_table, own_seat, require_user
 TIMEOUTS_BEFORE_AUTOPLAY = 2
 TIMEOUTS = "timeouts"
 ASKED = "asked"
-
-
-def autoplay_level() -> str:
-    """The bots issue's `normal` bot when it is there, else the simple bot."""
-    return "normal" if "normal" in levels() else "easy"
-
-
-def plays_itself(seat: Seat) -> bool:
-    """The clock moves this seat after the bot delay (a bot, or a person in 托管)."""
-    return seat.is_bot or seat.autoplay
-
-
-def bot_level_of(seat: Seat) -> str:
-    return seat.bot_level if seat.is_bot else autoplay_level()
 
 
 def note_timeout(seat: Seat) -> None:

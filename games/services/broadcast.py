@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-from collections.abc import Callable
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games.engine.state import GameState
-from games.models import Table
+from games import compat
 
 log = logging.getLogger(__name__)
 
@@ -45,21 +42,17 @@ def close_user_sockets(user_id: int) -> None:
     _send(USERS_GROUP, {"type": "user.close", "user_id": user_id})
 
 
+def on_commit_send(group: str, message: dict) -> None:
+    """Send `message` to `group` after the current transaction commits (for the apps above games
+    with sockets of their own, e.g. the tournament page's)."""
+    transaction.on_commit(lambda: _send(group, message))
+
+
 def on_commit_close_user_sockets(user_id: int) -> None:
     transaction.on_commit(lambda: close_user_sockets(user_id))
 
 
 _pending: set[asyncio.Task] = set()
-
-# Told of every state a service committed in this process, (table, state, hand number): the render
-# cache registers here (games/presentation/rendering.py), so the services never import presentation.
-SavedStateListener = Callable[[Table, GameState, int | None], None]
-_saved_state_listeners: list[SavedStateListener] = []
-
-
-def on_saved_state(listener: SavedStateListener) -> None:
-    if listener not in _saved_state_listeners:
-        _saved_state_listeners.append(listener)
 
 
 def _send(group: str, message: dict) -> None:
@@ -87,10 +80,8 @@ def _send(group: str, message: dict) -> None:
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:
     """The event loop that called this worker thread through sync_to_async, if it still runs."""
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    loop = compat.sync_to_async_caller_loop()
     if loop is None or loop.is_closed() or not loop.is_running():
-        return None
-    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
         return None
     try:
         asyncio.get_running_loop()
@@ -111,27 +102,13 @@ def _sent(task: asyncio.Task) -> None:
         log.error("group send failed", exc_info=task.exception())
 
 
-def on_commit_table_changed(
-    table_id: int,
-    version: int,
-    *,
-    lobby: bool = False,
-    state: GameState | None = None,
-    hand_number: int | None = None,
-    table: Table | None = None,
-) -> None:
-    """Queue the table's update (and optionally the lobby's) for after the current commit.
-
-    `state`, `hand_number`, `table`: the engine state the service saved at `version`, its hand's
-    number, and the locked table with its seats as committed (all handed over: the caller must not
-    change them afterwards). After the commit they go to the `on_saved_state` listeners: the render
-    cache, so the sockets here render that version without reading the table or the state back.
-    """
+def on_commit_table_changed(table_id: int, version: int, *, lobby: bool = False) -> None:
+    """Queue the table's update (and optionally the lobby's) for after the current commit. The
+    version's snapshot (state, table and seats as committed) is already in the store's cache then:
+    `store.save` keeps it on commit, before this, so the sockets here render that version without
+    reading the table or the state back."""
 
     def send() -> None:
-        if state is not None and table is not None and table.version == version:
-            for listener in _saved_state_listeners:
-                listener(table, state, hand_number)
         _send(
             table_updates_group(table_id), {"type": "table.update", "table_id": table_id, "version": version}
         )
@@ -143,3 +120,11 @@ def on_commit_table_changed(
 
 def on_commit_lobby_changed() -> None:
     transaction.on_commit(lambda: _send(LOBBY_GROUP, {"type": "lobby.update"}))
+
+
+def on_commit_seated(seated: list[tuple[int, int]]) -> None:
+    """After the commit, tell the lobby sockets that these (user id, table id) people were seated by
+    quick start: each such person's lobby sockets send their browser to the table. (A lost message
+    costs a click: the lobby then shows 回到牌桌.)"""
+    pairs = [[user_id, table_id] for user_id, table_id in seated]
+    transaction.on_commit(lambda: _send(LOBBY_GROUP, {"type": "lobby.seated", "seated": pairs}))

@@ -4,7 +4,7 @@ sockets after the commit.
     with transaction.atomic():
         table = locked_table(table_id)          # games.store.lock: the row lock, then one read
         ...check, change seats / the engine state (games.store.append / save)...
-        bump(table, "stake")                    # version + 1, one UPDATE, notify after commit
+        bump(table, "stake")                    # the next version, one UPDATE, notify after commit
 
 A change of the hand (`play`) bumps the version with every action it appends and saves through the
 store; it then calls `notify` itself. The message carries only `(table_id, version)`.
@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterable
 from django.contrib.auth import get_user_model
 
 from games import store
-from games.engine.state import GameState
 from games.errors import ServiceError
 from games.models import Hand, Seat, Table
 
@@ -55,17 +54,15 @@ def lock_seat_taker(user) -> None:
         raise ServiceError("login_required")
 
 
-def lock_table(table_id: int, *, skip_locked: bool = False, **conditions) -> Table | None:
-    """The locked table (see `games.store.lock`), or None when no row matches `conditions`."""
-    return store.lock(table_id, skip_locked=skip_locked, **conditions)
-
-
-def locked_table(table_id: int) -> Table:
-    """The Table row, locked until the end of the transaction (see `games.store.lock`)."""
-    if not isinstance(table_id, int) or isinstance(table_id, bool):
-        raise ServiceError("no_such_table")
-    table = store.lock(table_id)
-    if table is None:
+def locked_table(
+    table_id: int, *, required: bool = True, skip_locked: bool = False, **conditions
+) -> Table | None:
+    """The Table row, locked until the end of the transaction (see `games.store.lock`). When no row
+    matches (no such table, `conditions` not met, or with `skip_locked` another transaction holds
+    it): `no_such_table`, or None when not `required` (the clock and the sweeps skip it)."""
+    valid = isinstance(table_id, int) and not isinstance(table_id, bool)
+    table = store.lock(table_id, skip_locked=skip_locked, **conditions) if valid else None
+    if table is None and required:
         raise ServiceError("no_such_table")
     return table
 
@@ -114,24 +111,15 @@ def current_hand(table: Table) -> Hand | None:
     return table.hand
 
 
-def notify(table: Table, *, lobby: bool = False, state: GameState | None = None) -> None:
+def notify(table: Table, *, lobby: bool = False) -> None:
     """After the commit, tell the table's sockets (and the lobby, with `lobby`) that it is now at
-    `table.version`. `state`: the engine state the service saved at that version (handed over to
-    this process's render cache with the table and its seats; nothing may change them afterwards)."""
-    hand = current_hand(table) if state is not None else None
-    on_commit_table_changed(
-        table.pk,
-        table.version,
-        lobby=lobby,
-        state=state,
-        hand_number=hand.number if hand else None,
-        table=table if state is not None else None,
-    )
+    `table.version` (the store keeps the version's snapshot on the same commit, `store.save`)."""
+    on_commit_table_changed(table.pk, table.version, lobby=lobby)
 
 
 def bump(table: Table, *fields: str, lobby: bool = False) -> None:
     """The locked table changed (`fields` of the Table row, or only its seats): one version more,
     saved in one UPDATE, and its sockets told after the commit."""
-    table.version += 1
+    store.bump_version(table)
     table.save(update_fields=["version", *fields])
     notify(table, lobby=lobby)

@@ -18,20 +18,20 @@ from games import store
 from games.engine.actions import Action as EngineAction
 from games.engine.actions import RuleError
 from games.engine.bots import get_bot
+from games.engine.kinds import DISCARDS, Phase, discards_in
 from games.engine.rules import Rules
 from games.engine.simulate import play_hand
 from games.engine.state import GameState
 from games.errors import ServiceError
 from games.models import Hand, Match, Seat, Table
 
-from . import claim_pause, garden, house_options
-from .autoplay import bot_level_of, note_own_move, note_timeout, plays_itself
+from . import claim_pause, garden, house_options, planned, table_notes
+from .autoplay import note_own_move, note_timeout
 from .changes import (
     bump,
     client_version,
     current_hand,
     each_table,
-    lock_table,
     locked_table,
     notify,
     own_seat,
@@ -39,17 +39,19 @@ from .changes import (
     require_user,
     seats_of,
 )
-from .presence import expire_grace, grace_deadlines, mark_away_seats
-from .readiness import (
+from .commands import Move
+from .policy import (
     all_ready,
-    clear_check,
-    clear_ready,
-    expire_ready_checks,
+    bot_level_of,
+    bot_move,
+    grace_deadlines,
     next_hand_due,
-    press_next_hand,
-    press_start,
+    plays_itself,
     someone_present,
+    view_still_current,
 )
+from .presence import expire_grace, mark_away_seats
+from .readiness import clear_check, clear_ready, expire_ready_checks, press_next_hand, press_start
 from .room_settings import bot_delay, bot_level, table_rules, table_timers
 from .settlement import CARRIED_COUNTS, after_hand, hand_finished
 from .stakes import require_agreed
@@ -61,6 +63,8 @@ MAX_CLOCK_STEPS = 400  # bot moves one tick may play when the think delay is 0 (
 
 
 # --- reading -------------------------------------------------------------------------------------
+
+# What a turn's timeout plays when it discards (a declared seat's too): the table says the timer did it.
 
 
 def rules_for(table: Table) -> Rules:
@@ -76,27 +80,6 @@ def _seats(table: Table) -> dict[int, Seat]:
     return {seat.index: seat for seat in seats_of(table)}
 
 
-def parse_action(action, seat_index: int | None) -> EngineAction:
-    """`"2:discard:5p"`, or fields `{"kind": "discard", "tile": "5p"}` for the acting seat."""
-    try:
-        if isinstance(action, EngineAction):
-            return action
-        if isinstance(action, dict):
-            kind = action.get("kind")
-            tile = action.get("tile") or None
-            if not isinstance(kind, str) or (tile is not None and not isinstance(tile, str)):
-                raise ValueError("kind and tile must be text")
-            if seat_index is None:
-                raise ValueError("no seat")
-            text = f"{seat_index}:{kind}" + (f":{tile}" if tile else "")
-            return EngineAction.parse(text)
-        if isinstance(action, str):
-            return EngineAction.parse(action.strip())
-    except (ValueError, TypeError, KeyError, IndexError, RuleError) as exc:
-        raise ServiceError("bad_action") from exc
-    raise ServiceError("bad_action")
-
-
 # --- scheduling ----------------------------------------------------------------------------------
 
 
@@ -107,13 +90,13 @@ def _mark_changed(table: Table, state: GameState, now: datetime, previous_phase:
     A held window whose pause is over (a pause of 0, or a last answer after it) is released at once.
     """
     table.changed = now
-    if state.phase == "ended":
+    if state.phase == Phase.ENDED:
         table.turn_deadline = None
-    elif previous_phase != state.phase or state.phase == "turn" or table.turn_deadline is None:
+    elif previous_phase != state.phase or state.phase == Phase.TURN or table.turn_deadline is None:
         seconds = house_options.phase_seconds(state, *table_timers(table))
         table.turn_deadline = now + timedelta(seconds=seconds)
     if state.held and claim_pause.release_due(table, now):
-        state.release()
+        store.release(table, state)
         _mark_changed(table, state, now, "claims")
         return
     _reschedule(table, state)
@@ -121,7 +104,7 @@ def _mark_changed(table: Table, state: GameState, now: datetime, previous_phase:
 
 def _reschedule(table: Table, state: GameState) -> None:
     """Set `deadline` to the next moment the clock has work here: a bot's move or a timeout."""
-    if state.phase == "ended":
+    if state.phase == Phase.ENDED:
         table.deadline = None
         return
     seats = _seats(table)
@@ -167,7 +150,7 @@ def play_move(table: Table, hand: Hand, state: GameState, seat: Seat, actions: l
 
 
 def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: datetime) -> None:
-    if state.phase != "ended" or hand.result is not None:
+    if state.phase != Phase.ENDED or hand.result is not None:
         return
     result = state.result
     hand.result = result.to_json()
@@ -180,6 +163,8 @@ def _finish_hand_if_over(table: Table, hand: Hand, state: GameState, now: dateti
     table.dealer = result.dealer_next
     table.huangfan = result.huangfan_next
     table.gengfeng = result.gengfeng_next
+    if planned.last_planned_hand(table):
+        table.closing = True  # a planned table's last hand: `after_hand` closes it
     after_hand(table, hand, now)
     if table.status == Table.Status.PLAYING:  # the clock deals the next hand if not everyone presses
         table.deadline = next_hand_due(table, hand)
@@ -190,7 +175,7 @@ def _save_hand_state(table: Table, state: GameState, *, lobby: bool = False) -> 
     saved state over to the broadcast: nothing may change `state` after this. The lobby hears of it
     when the hand ends, or when `lobby` says the table's listing changed too."""
     store.save(table, state)
-    notify(table, lobby=lobby or state.phase == "ended", state=state)
+    notify(table, lobby=lobby or state.phase == Phase.ENDED)
 
 
 def _deal(table: Table, match_id: int, number: int, now: datetime, seed: str | None = None) -> GameState:
@@ -198,6 +183,8 @@ def _deal(table: Table, match_id: int, number: int, now: datetime, seed: str | N
     the 荒番 count (§7) and the match's 跟风 count (§9)."""
     rules = rules_for(table)
     stake = table.stake or DEFAULT_STAKE
+    if (given := planned.planned_deal(table)) is not None:
+        seed, table.dealer = given  # the same deal as at the other tables of its round
     state = GameState.new(
         rules=rules,
         dealer=table.dealer,
@@ -219,7 +206,7 @@ def _deal(table: Table, match_id: int, number: int, now: datetime, seed: str | N
     )
     store.deal(table, state, hand)
     clear_ready(table)  # the presses of 下一局 were for this hand
-    table.version += 1
+    store.bump_version(table)
     mark_away_seats(table, now)
     _mark_changed(table, state, now, previous_phase=None)
     return state
@@ -248,14 +235,21 @@ def table_start(*, table_id: int, user) -> Table:
             bump(table, "deadline", lobby=True)
             return table
         clear_check(table)
-        match = Match.objects.create(table=table, players=[seat.user_id for seat in seats])
-        table.status = Table.Status.PLAYING
-        table.dealer = secrets.randbelow(4)  # rules §3: the first dealer is random
-        table.huangfan = table.gengfeng = 0  # four players start playing together (§7, §9)
-        table.scores = [0, 0, 0, 0]
-        state = _deal(table, match.pk, 1, timezone.now())
-        _save_hand_state(table, state, lobby=True)
+        begin_match(table)
     return table
+
+
+def begin_match(table: Table) -> None:
+    """With the table locked and its four seats taken (and agreed): start the match and deal its
+    first hand. Pressing Start gets here once everyone is ready; quick start (`pairing`) at once."""
+    seats = seats_of(table)
+    match = Match.objects.create(table=table, players=[seat.user_id for seat in seats])
+    table.status = Table.Status.PLAYING
+    table.dealer = secrets.randbelow(4)  # rules §3: the first dealer is random
+    table.huangfan = table.gengfeng = 0  # four players start playing together (§7, §9)
+    table.scores = [0, 0, 0, 0]
+    state = _deal(table, match.pk, 1, timezone.now())
+    _save_hand_state(table, state, lobby=True)
 
 
 def _deal_next(table: Table, hand: Hand, now: datetime, seed: str | None = None) -> GameState:
@@ -289,7 +283,7 @@ def table_next_hand(*, table_id: int, user, version=None) -> Table:
         if version is not None and client_version(version) != table.version:
             raise ServiceError("stale_version")
         state = store.load(table)
-        if state is None or state.phase != "ended":
+        if state is None or state.phase != Phase.ENDED:
             raise ServiceError("hand_in_progress")
         hand = current_hand(table)
         now = timezone.now()
@@ -320,7 +314,7 @@ def table_play_bots_hand(*, table_id: int, seed: str, ended: datetime | None = N
             state = _deal(table, match.pk, 1, now, seed=seed)
         state.hold_discards = False  # played out at once: no pause between a discard and the draw
         hand = current_hand(table)
-        play_hand(state, [get_bot(bot_level(table) or "easy")] * 4)
+        play_hand(state, [get_bot(seat.bot_level or bot_level(table) or "easy") for seat in seats_of(table)])
         store.append(table, hand, state, by_clock=True, count=len(state.actions))
         _mark_changed(table, state, now, previous_phase=None)
         _finish_hand_if_over(table, hand, state, now)
@@ -328,41 +322,35 @@ def table_play_bots_hand(*, table_id: int, seed: str, ended: datetime | None = N
     return hand
 
 
-CLAIM_ANSWERS = frozenset({"pass", "chow", "pong", "exposed_kong", "win"})
+def table_deal_planned(*, table_id: int) -> Table:
+    """Deal the first hand of a planned table (`planned.table_create_planned`) from its plan; a
+    table already dealt is left as it is (the step may run twice)."""
+    with transaction.atomic():
+        table = playing_table(table_id, dealt=False)
+        if current_hand(table) is not None or not planned.is_planned(table):
+            return table
+        match = table.matches.order_by("-id").first()
+        state = _deal(table, match.pk, 1, timezone.now())
+        _save_hand_state(table, state)
+    return table
 
 
-def _view_still_current(version: int, table: Table, hand: Hand | None, state: GameState) -> bool:
-    """Whether a click made on the view of `version` still answers the same question.
-
-    Claims are simultaneous: while a claim window is open, other seats' answers bump the version
-    without changing what this seat is being asked. So an older version is still current when every
-    action logged since it is an answer inside the window that is open now (the discard or added kong
-    that opened it came at or before that version). Anything else older is stale, and is refused.
-    """
-    if version == table.version:
-        return True
-    if version > table.version or hand is None or state.phase not in ("claims", "rob"):
-        return False
-    return all(EngineAction.parse(text).kind in CLAIM_ANSWERS for text in store.actions_since(hand, version))
-
-
-def table_act(*, table_id: int, user, action, version) -> Table:
+def table_act(*, table_id: int, user, action: Move, version) -> Table:
     """One action of the seated user: discard, chow, pong, kong, win or pass.
 
-    `action` is the text form (`"2:discard:5p"`) or fields (`{"kind": ..., "tile": ...}`); `version`
-    is the table version the user saw. Anything wrong raises `ServiceError` and changes nothing.
+    `action` was read at the edge (`Move.parse` / `Move.from_fields`); `version` is the table
+    version the user saw. Anything wrong raises `ServiceError` and changes nothing.
     """
     require_user(user)
     version = client_version(version)
     with transaction.atomic():
         table = playing_table(table_id)
         seat = own_seat(table, user)
-        parsed = parse_action(action, seat.index)
-        if parsed.seat != seat.index:
-            raise ServiceError("not_your_seat")
+        parsed = action.for_seat(seat.index)
         state = store.load(table)
         hand = current_hand(table)
-        if not _view_still_current(version, table, hand, state):
+        logged_since = None if hand is None else (lambda: store.actions_since(hand, version))
+        if not view_still_current(version, table, state, logged_since):
             raise ServiceError("stale_version")
         house_options.check_action(state, parsed)
         play_move(table, hand, state, seat, [parsed])
@@ -388,33 +376,15 @@ def clock_tick(*, now: datetime | None = None, limit: int = 100) -> int:
     return played + expire_ready_checks(now=now, limit=limit)
 
 
-def _bot_move(level: str, state: GameState, seat: int) -> EngineAction:
-    if state.phase == "swap":  # 换牌: the bots do not choose burials (engine README); they skip
-        return state.timeout_action(seat)
-    legal = state.legal_actions(seat)
-    if state.declared[seat]:  # 敲: `easy` does not know it; a declared seat wins if it can, else discards
-        return next((a for a in legal if a.kind in ("win", "self_win")), state.timeout_action(seat))
-    try:
-        move = get_bot(level or "easy").choose(state, seat)
-        declare = EngineAction("declare", seat, move.tile)
-        # 敲: declare whenever the discard allows it (`normal` and `hard` do so themselves)
-        if move.kind == "discard" and declare in legal:
-            return declare
-        if move in legal:
-            return move
-        log.warning("bot %s chose an illegal move %s; timing out instead", level, move)
-    except Exception:  # a broken bot must not stop the table
-        log.exception("bot %s failed at seat %s; timing out instead", level, seat)
-    return state.timeout_action(seat)
-
-
 def _tick_table(table_id: int, now: datetime) -> int:
     with transaction.atomic():
-        table = lock_table(table_id, skip_locked=True, status=Table.Status.PLAYING, deadline__lte=now)
+        table = locked_table(
+            table_id, required=False, skip_locked=True, status=Table.Status.PLAYING, deadline__lte=now
+        )
         if table is None:
             return 0
         state = store.load(table)
-        if state is None or state.phase == "ended":
+        if state is None or state.phase == Phase.ENDED:
             return _tick_between_hands(table, state, now)
         hand = current_hand(table)
         if expire_grace(table, now):
@@ -431,8 +401,9 @@ def _tick_table(table_id: int, now: datetime) -> int:
                 if state.phase != phase or seat_index not in state.pending_seats():
                     break
                 seat = seats[seat_index]
+                timed_out = False
                 if plays_itself(seat) and bot_due:
-                    move = _bot_move(bot_level_of(seat), state, seat_index)
+                    move = bot_move(bot_level_of(seat), state, seat_index)
                 elif (
                     not plays_itself(seat)
                     and declared_due
@@ -441,22 +412,25 @@ def _tick_table(table_id: int, now: datetime) -> int:
                     move = state.timeout_action(seat_index)  # 敲: the drawn tile, not a missed turn
                 elif not plays_itself(seat) and human_due:
                     move = state.timeout_action(seat_index)
-                    if phase != "swap":  # not swapping is a choice (rules §10), not a missed turn
+                    timed_out = True
+                    if phase != Phase.SWAP:  # not swapping is a choice (rules §10), not a missed turn
                         note_timeout(seat)
                 else:
                     continue
                 _apply(table, hand, state, move, by_clock=True)
+                if timed_out and move.kind in DISCARDS:
+                    # the person's turn ran out: everyone is told the timer discarded (issue 26)
+                    table_notes.note_timer_discard(table, seat_index, discards_in(state))
                 applied += 1
                 moved = True
             if not moved and state.held and claim_pause.release_due(table, now):
-                state.release()  # the pause after a discard is over: the next seat draws
-                table.version += 1
+                store.release(table, state)  # the pause after a discard is over: the next seat draws
                 released += 1
                 moved = True
             if not moved:
                 break
             _mark_changed(table, state, now, phase)
-            if state.phase == "ended":
+            if state.phase == Phase.ENDED:
                 _finish_hand_if_over(table, hand, state, now)
                 break
         if applied or released:
@@ -473,7 +447,7 @@ def _tick_table(table_id: int, now: datetime) -> int:
 def _tick_between_hands(table: Table, state: GameState | None, now: datetime) -> int:
     """The hand is over: deal the next one when every seat is ready (a leaver's seat went to a bot, or
     the last unready person went into 托管) or its timeout has passed, with someone there to play it
-    (`readiness.someone_present`); otherwise look again at the timeout, or rest until a press.
+    (`policy.someone_present`); otherwise look again at the timeout, or rest until a press.
     Returns 0: a deal is not an action."""
     hand = current_hand(table)
     if state is None or hand is None or hand.ended is None:
@@ -481,7 +455,7 @@ def _tick_between_hands(table: Table, state: GameState | None, now: datetime) ->
         table.save(update_fields=["deadline"])
         return 0
     due = next_hand_due(table, hand)
-    present = someone_present(table)
+    present = someone_present(table) or planned.is_planned(table)  # a planned round never stalls
     if present and (due <= now or all_ready(table)):
         _save_hand_state(table, _deal_next(table, hand, now))
         return 0

@@ -27,7 +27,9 @@ from games.models import Hand, Seat, Table
 from ledger.models import Penalty
 from ledger.services import issue_penalty
 
-from .changes import bump, current_hand, lock_table, locked_table, seats_of, user_seat
+from . import table_notes
+from .changes import bump, current_hand, locked_table, seats_of, user_seat
+from .policy import is_away
 from .room_settings import grace_period
 from .settlement import player_left, seat_users
 
@@ -57,17 +59,6 @@ def penalise(table: Table, seat: Seat, hand: Hand, kind: str) -> Penalty | None:
     )
 
 
-def is_away(seat: Seat) -> bool:
-    """A person's seat whose connection dropped during a match and has not come back."""
-    return seat.user_id is not None and not seat.connected and seat.away_since is not None
-
-
-def grace_deadlines(table: Table) -> list[datetime]:
-    """When each away seat's grace period ends (for the clock's next look at the table)."""
-    grace = grace_period(table)
-    return [seat.away_since + grace for seat in seats_of(table) if is_away(seat)]
-
-
 def expire_grace(table: Table, now: datetime) -> bool:
     """Penalise every seat whose grace period is over and put it in 托管; True if any was.
 
@@ -79,6 +70,7 @@ def expire_grace(table: Table, now: datetime) -> bool:
     grace = grace_period(table)
     expired = [seat for seat in seats_of(table) if is_away(seat) and seat.away_since + grace <= now]
     for seat in expired:
+        table_notes.note_departure(table, seat, table_notes.AWAY, bot=True)
         penalise(table, seat, hand, Penalty.Kind.DISCONNECT)
         seat.away_since = None
         seat.autoplay = True
@@ -182,7 +174,7 @@ def sweep_stale_presence(now: datetime | None = None) -> int:
     swept = 0
     for table_id, seat_pk in found:
         with transaction.atomic():
-            table = lock_table(table_id)
+            table = locked_table(table_id, required=False)
             seat = None if table is None else next((s for s in seats_of(table) if s.pk == seat_pk), None)
             if seat is None or not seat.connected or (seat.seen is not None and seat.seen >= cutoff):
                 continue

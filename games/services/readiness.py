@@ -9,7 +9,7 @@ Between hands (the settlement panel): each person presses 下一局 Next hand, a
 every seat ready deals the next hand; a seat the clock plays (a bot, 托管) is always ready. Nobody
 holds the table up for long: when a hand ends the Table's `deadline` is set `ready_timeout` after it,
 and the clock then deals whoever has not pressed (`play._tick_between_hands`), as long as someone is
-there to see it (`someone_present`): a table whose people are all gone stops between hands instead
+there to see it (`policy.someone_present`): a table whose people are all gone stops between hands instead
 of letting the bots play their seats hand after hand.
 
 Both use `Seat.ready`. They never overlap (the check is at a waiting table, the other between the
@@ -26,8 +26,9 @@ from django.utils import timezone
 from games.errors import ServiceError
 from games.models import Hand, Seat, Table
 
-from .autoplay import plays_itself
-from .changes import bump, each_table, lock_table, seats_of
+from . import table_notes
+from .changes import bump, each_table, locked_table, seats_of
+from .policy import counts_ready, next_hand_due
 from .room_settings import ready_timeout
 from .settlement import first_person, reset_seat_flags
 
@@ -65,32 +66,6 @@ def clear_ready(table: Table) -> None:
 
 
 # --- between hands -------------------------------------------------------------------------------
-
-
-def counts_ready(seat: Seat) -> bool:
-    """Ready for the next hand: pressed 下一局, or a seat the clock plays (a bot, 托管), which never
-    holds the table up."""
-    return seat.ready or plays_itself(seat)
-
-
-def waits_for(table: Table) -> list[Seat]:
-    """The seats the next hand still waits for, in index order."""
-    return [seat for seat in seats_of(table) if not counts_ready(seat)]
-
-
-def all_ready(table: Table) -> bool:
-    return not waits_for(table)
-
-
-def someone_present(table: Table) -> bool:
-    """A person at the table is connected, or has pressed 下一局: the clock may deal without the rest."""
-    return any(seat.user_id is not None and (seat.connected or seat.ready) for seat in seats_of(table))
-
-
-def next_hand_due(table: Table, hand: Hand) -> datetime:
-    """When the clock deals the next hand whoever has not pressed: the room's `ready_timeout` after
-    the hand ended."""
-    return hand.ended + ready_timeout(table)
 
 
 def press_next_hand(table: Table, seat: Seat, hand: Hand, now: datetime) -> bool:
@@ -142,11 +117,14 @@ def expire_ready_checks(*, now: datetime | None = None, limit: int = 100) -> int
 
 def _expire(table_id: int, now: datetime) -> int:
     with transaction.atomic():
-        table = lock_table(table_id, skip_locked=True, status=Table.Status.WAITING, deadline__lte=now)
+        table = locked_table(
+            table_id, required=False, skip_locked=True, status=Table.Status.WAITING, deadline__lte=now
+        )
         if table is None:
             return 0
         fields = {"deadline"}
         for seat in [s for s in seats_of(table) if s.user_id is not None and not s.ready]:
+            table_notes.note_departure(table, seat, table_notes.TIMED_OUT, bot=False)
             fields.update(remove_from_waiting_table(table, seat))
         clear_check(table)
         bump(table, *sorted(fields), lobby=True)

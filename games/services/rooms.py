@@ -18,7 +18,7 @@ from games.engine.bots import levels as bot_levels
 from games.engine.rules import Rules
 from games.errors import ServiceError
 from games.models import Room, Table
-from games.table_options import PRESET_NAMES, TABLE_OPTION_KEYS
+from games.table_options import OPTIONS_BY_KEY, PRESET_NAMES, STANDARD, STANDARD_ONLY_KEYS, TABLE_OPTION_KEYS
 
 from .broadcast import on_commit_lobby_changed
 from .changes import bump, locked_table
@@ -45,7 +45,8 @@ ROOM_FIELDS = (
 
 
 class RoomSettingsError(ServiceError):
-    """A refused room setting; `field` names it (so a form can show the error beside it); `message`
+    """A refused room setting; `field` names it ("rules_options.KEY" for one house option), so a form
+    can show the error beside it; `message`
     is a lazy gettext, worded in the language of the staff member who reads it."""
 
     def __init__(self, field: str, message) -> None:
@@ -117,6 +118,11 @@ def check_room_settings(values: dict[str, Any]) -> dict[str, Any]:
             "allowed_options",
             format_lazy(_("选项只能在这些之中：{choices}。"), choices=", ".join(TABLE_OPTION_KEYS)),
         )
+    if STANDARD not in presets:
+        unused = [OPTIONS_BY_KEY[key] for key in options if key in STANDARD_ONLY_KEYS]
+        if unused:
+            message = format_lazy(_("{option}只用于上海清混碰，本房间没有这个玩法。"), option=unused[0].label)
+            raise RoomSettingsError(f"rules_options.{unused[0].key}", message)
     out["allowed_presets"] = [p for p in PRESET_NAMES if p in presets]
     out["allowed_options"] = [key for key in TABLE_OPTION_KEYS if key in allowed]
     out["is_open"] = bool(out["is_open"])

@@ -9,10 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from django.utils import timezone
+
 from games.models import Hand, Seat, Table
 from ledger.models import Penalty
 from ledger.services import post_hand_settlement
 
+from . import table_notes
 from .changes import seats_of
 from .room_settings import bot_level
 
@@ -53,8 +56,8 @@ def player_left(table: Table) -> list[str]:
 
 
 def vacate(table: Table, seat: Seat) -> list[str]:
-    """Take the person off a seat of a playing table: a bot takes over, 荒番 and 跟风 reset, the owner
-    passes on.
+    """Take the person off a seat of a playing table: a bot takes over (the clock looks at the table at
+    once), 荒番 and 跟风 reset, the owner passes on.
 
     Returns the Table fields changed (the caller saves them).
     """
@@ -65,6 +68,8 @@ def vacate(table: Table, seat: Seat) -> list[str]:
     reset_seat_flags(seat)
     seat.save()
     fields = player_left(table)
+    table.deadline = timezone.now()  # the bot may be the seat the clock is waiting for
+    fields.append("deadline")
     if table.owner_id == user_id:
         heir = first_person(table)
         table.owner = heir.user if heir else None
@@ -106,6 +111,7 @@ def after_hand(table: Table, hand: Hand, now: datetime) -> None:
         # does not refill them (rules §7, §9: reset to 0 when any of the four leaves).
         changed.update(player_left(table))
     for seat in [s for s in seats_of(table) if s.leave_after_hand and s.user_id is not None]:
+        table_notes.note_departure(table, seat, table_notes.BANNED, bot=True)  # only a ban sets it
         changed.update(vacate(table, seat))
     if table.closing or not table.room.is_open:
         close_table(table, now)

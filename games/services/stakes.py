@@ -33,7 +33,7 @@ def _waiting_seat(table_id: int, user) -> tuple[Table, Seat]:
     return table, seat
 
 
-def _parse_stake(stake) -> int:
+def parse_stake(stake) -> int:
     """An int, or its decimal digits as text (a form field); anything else is refused."""
     if isinstance(stake, int) and not isinstance(stake, bool):
         return stake
@@ -48,7 +48,7 @@ def table_set_stake(*, table_id: int, user, stake) -> Table:
         table, seat = _waiting_seat(table_id, user)
         if table.owner_id != user.pk:
             raise ServiceError("not_owner")
-        value = _parse_stake(stake)
+        value = parse_stake(stake)
         if value not in room_stakes(table.room):
             raise ServiceError("bad_stake")
         if table.stake is not None:

@@ -14,7 +14,7 @@ from django.db import transaction
 
 from games import store
 from games.engine.actions import Action
-from games.engine.kinds import Phase
+from games.engine.kinds import ActionKind, Phase
 from games.engine.state import SWAP_COUNT
 from games.engine.tiles import NotationError, code_to_str, parse_tiles
 from games.errors import ServiceError
@@ -63,6 +63,6 @@ def table_swap(*, table_id: int, user, tiles, version) -> Table:
         if Counter(codes) - held:
             missing = next(iter(Counter(codes) - held))
             raise ServiceError("tile_not_in_hand", f"{code_to_str(missing)} is not in your hand.")
-        burials = [Action.of("bury", seat.index, code) for code in codes]
+        burials = [Action.of(ActionKind.BURY, seat.index, code) for code in codes]
         play_move(table, current_hand(table), state, seat, burials)
     return table

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.errors import ServiceError
 from games.models import Match, Room, Seat, Table
-from games.table_options import OPTIONS_BY_KEY, PRESET_NAMES
+from games.table_options import OPTIONS_BY_KEY, PRESET_NAMES, Option, applies
 
 from .changes import bump, locked_table, require_user
 from .room_settings import room_rules
@@ -65,7 +65,8 @@ def _timer(room: Room, value, field: str, name) -> int | None:
 
 
 def clean_choices(room: Room, choices: TableChoices) -> dict[str, Any]:
-    """The Table fields for these choices, or a ServiceError naming the first thing the room refuses."""
+    """The Table fields for these choices, or a ServiceError naming the first thing the room refuses.
+    Options that the chosen preset does not use are left out (`ignored_options` names them)."""
     preset = choices.preset or room.preset
     if preset not in PRESET_NAMES or preset not in (room.allowed_presets or []):
         raise _refuse("preset_not_allowed", _("本房间没有这个玩法"))
@@ -83,6 +84,9 @@ def clean_choices(room: Room, choices: TableChoices) -> dict[str, Any]:
         room_rules(room, preset, options)
     except (ValueError, TypeError) as error:
         raise _refuse("bad_options", format_lazy(_("选项不合规则：{error}"), error=error)) from None
+    # Options the preset does not use (RULES.md §11: payment, 九张包 … are `standard`'s) are not kept:
+    # the engine would ignore them, and the table would show choices that change nothing.
+    options = {key: value for key, value in options.items() if applies(OPTIONS_BY_KEY[key], preset)}
     stake = choices.stake
     if stake is not None and stake not in room_stakes(room):
         raise ServiceError("bad_stake")
@@ -94,6 +98,16 @@ def clean_choices(room: Room, choices: TableChoices) -> dict[str, Any]:
         "private": bool(choices.private),
         "stake": stake,
     }
+
+
+def ignored_options(preset: str, chosen: dict[str, Any], usual: dict[str, Any]) -> list[Option]:
+    """The options a person set (a value other than `usual`, what the form offered) that `preset`
+    does not use: `clean_choices` leaves them out, and the person is told so."""
+    return [
+        OPTIONS_BY_KEY[key]
+        for key, value in chosen.items()
+        if key in OPTIONS_BY_KEY and not applies(OPTIONS_BY_KEY[key], preset) and value != usual.get(key)
+    ]
 
 
 def new_invite_code() -> str:

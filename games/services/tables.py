@@ -7,20 +7,26 @@ commit.
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 
 from games.engine.bots import levels as bot_levels
 from games.errors import ServiceError
-from games.models import Room, Seat, Table
+from games.models import PoolEntry, Room, Seat, Table
 from ledger.models import Penalty
 from ledger.services import is_banned
 
+from . import table_notes
 from .broadcast import on_commit_table_changed
 from .changes import bump, lock_seat_taker, locked_table, own_seat, require_user, seats_of, user_seat
 from .presence import hand_in_progress, penalise
 from .readiness import remove_from_waiting_table
 from .room_settings import bot_level
 from .settlement import vacate
+
+
+def leave_pools_to_sit(user) -> None:
+    """The person takes a seat by hand (the caller holds their user row): they wait in no quick-start
+    pool any more (games/services/pairing.py). No push of its own: taking a seat pushes the lobby."""
+    PoolEntry.objects.filter(user_id=user.pk).delete()
 
 
 def table_create(*, room_id: int, user, settings: dict | None = None) -> Table:
@@ -37,6 +43,7 @@ def table_create(*, room_id: int, user, settings: dict | None = None) -> Table:
         if is_banned(user):
             raise ServiceError("banned")
         lock_seat_taker(user)
+        leave_pools_to_sit(user)
         table = Table.objects.create(room=room, owner=user, version=1, **(settings or {}))
         agreed = table.stake is not None  # the creator chose the stake
         Seat.objects.bulk_create(
@@ -61,6 +68,7 @@ def table_sit(*, table_id: int, user, seat: int | None = None) -> Seat:
         if is_banned(user):
             raise ServiceError("banned")
         lock_seat_taker(user)
+        leave_pools_to_sit(user)
         seats = seats_of(table)
         if seat is None:
             target = next((s for s in seats if s.is_empty), None)
@@ -91,13 +99,13 @@ def table_stand(*, table_id: int, user):
         table = locked_table(table_id)
         seat = own_seat(table, user)
         penalty = None
-        if table.status == Table.Status.PLAYING:
+        playing = table.status == Table.Status.PLAYING
+        table_notes.note_departure(table, seat, table_notes.LEFT, bot=playing)
+        if playing:
             hand = hand_in_progress(table)
             if hand is not None:  # 逃跑: penalised at once (rules §10)
                 penalty = penalise(table, seat, hand, Penalty.Kind.LEAVE)
             fields = vacate(table, seat)
-            table.deadline = timezone.now()  # the bot may be the seat the clock is waiting for
-            fields.append("deadline")
         else:
             fields = remove_from_waiting_table(table, seat)
         bump(table, *fields, lobby=True)

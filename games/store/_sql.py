@@ -6,6 +6,7 @@ it, for statements that run on every action with only their parameters changing.
 each query once per thread from sample parameters; each later run sends the same SQL with the new
 parameters and turns the rows into model instances with Django's own converters, `from_db` and
 related populators (what `ModelIterable` does), so the objects are the ones the ORM would give.
+Those ORM internals are reached through games.compat (whose tests pin them), not here.
 
 The writes do the same: an INSERT or UPDATE compiled once, whose values go through each field's
 `get_db_prep_save` as the ORM's compilers do. They skip `Model.save()`'s signals (nothing in the
@@ -21,13 +22,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
-from django.db.models import Model, QuerySet, Value
-from django.db.models.query import get_related_populators
-from django.db.models.sql.subqueries import InsertQuery, UpdateQuery
+from django.db.models import Model, QuerySet
+
+from games import compat
 
 _local = threading.local()
 
@@ -43,28 +43,17 @@ def _built(key: tuple, build: Callable[[], Any]) -> Any:
     return found
 
 
-def _prepare(value: Any, connection) -> Any:
-    if isinstance(value, datetime):
-        return connection.ops.adapt_datetimefield_value(value)
-    return value
+_prepare = compat.prepare_lookup_value
 
 
 class CompiledSelect:
     """A SELECT of model instances (with any `select_related`), compiled from `build(*samples)`."""
 
     def __init__(self, build: Callable[..., QuerySet], samples: Sequence[Any]) -> None:
-        queryset = build(*samples)
         connection = connections[DEFAULT_DB_ALIAS]
-        self.model = queryset.model
-        self.compiler = queryset.query.get_compiler(DEFAULT_DB_ALIAS)
-        self.sql, params = self.compiler.as_sql()
-        self.order = _positions(list(params), [_prepare(value, connection) for value in samples])
-        select, klass_info = self.compiler.select, self.compiler.klass_info
-        own = klass_info["select_fields"]
-        self.own = slice(own[0], own[-1] + 1)
-        self.init_list = [column[0].target.attname for column in select[self.own]]
-        self.populators = get_related_populators(klass_info, select, DEFAULT_DB_ALIAS)
-        self.converters = self.compiler.get_converters([s[0] for s in select[0 : self.compiler.col_count]])
+        self.statement = compat.SelectStatement(build(*samples))
+        self.sql = self.statement.sql
+        self.order = _positions(self.statement.params, [_prepare(value, connection) for value in samples])
 
     def params_for(self, values: Sequence[Any]) -> list:
         """The parameters to send with `sql` for the values `build` takes, in its order."""
@@ -75,16 +64,11 @@ class CompiledSelect:
         with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
             cursor.execute(self.sql, self.params_for(params))
             rows = cursor.fetchall()
-        if self.converters:
-            rows = self.compiler.apply_converters(rows, self.converters)
-        from_db, own, init_list, populators = self.model.from_db, self.own, self.init_list, self.populators
-        found = []
-        for row in rows:
-            obj = from_db(DEFAULT_DB_ALIAS, init_list, row[own])
-            for populator in populators:
-                populator.populate(row, obj)
-            found.append(obj)
-        return found
+        return self.objects(rows)
+
+    def objects(self, rows: list) -> list[Model]:
+        """The model instances of `rows`, this query's result rows (as `ModelIterable` builds them)."""
+        return self.statement.instances(rows)
 
 
 class _Ambiguous(Exception):
@@ -119,6 +103,63 @@ def select(key: tuple, build: Callable[..., QuerySet], params: Sequence[Any]) ->
     return query.run(params)
 
 
+def locks_rows() -> bool:
+    """Whether the database locks rows (`SELECT ... FOR UPDATE`): not SQLite."""
+    return connections[DEFAULT_DB_ALIAS].features.has_select_for_update
+
+
+def _one_round_trip(connection) -> bool:
+    """Whether several statements can go in one `execute`: psycopg's client-side binding (Django's
+    default for PostgreSQL; not with `server_side_binding`, nor on SQLite) sends them as one simple
+    query, whose statements the server runs in order, each with a snapshot of its own."""
+    return (
+        connection.vendor == "postgresql"
+        and connection.settings_dict["OPTIONS"].get("server_side_binding") is not True
+    )
+
+
+Statement = tuple[tuple, Callable[..., QuerySet], Sequence[Any]]  # key, build, params (see `select`)
+
+
+def lock_then_select(lock: Statement, *reads: Statement) -> list[list[Model]] | None:
+    """Run the locking statement `lock`, then, once it holds its lock, each of `reads`: what each
+    of `reads` finds, or None when `lock` finds no row.
+
+    On PostgreSQL all the statements go in one round trip (`_one_round_trip`): the server runs each
+    read after the lock is held, with a snapshot taken then, so it sees every commit that came
+    before the lock (a `SELECT ... FOR UPDATE` that joined those rows would keep the joined rows as
+    they were before it waited for the lock). Elsewhere, one round trip each."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    try:
+        compiled = [
+            _built(key, lambda b=build, p=params: CompiledSelect(b, p))
+            for key, build, params in (lock, *reads)
+        ]
+    except _Ambiguous:
+        compiled = None
+    if compiled is None or not _one_round_trip(connection):
+        if not select(*lock):
+            return None
+        return [select(*read) for read in reads]
+    sql = "; ".join(query.sql for query in compiled)
+    params = [
+        param
+        for query, (_, _, values) in zip(compiled, (lock, *reads), strict=True)
+        for param in query.params_for(values)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        locked = cursor.fetchone()
+        results = []
+        for _ in reads:
+            if not cursor.nextset():
+                raise DatabaseError("a locked read returned no result")
+            results.append(cursor.fetchall())
+    if locked is None:
+        return None
+    return [query.objects(rows) for query, rows in zip(compiled[1:], results, strict=True)]
+
+
 def _plain_fields(model: type[Model], names: Sequence[str]) -> list:
     fields = [model._meta.get_field(name) for name in names]
     for field in fields:
@@ -132,9 +173,7 @@ class CompiledInsert:
 
     def __init__(self, model: type[Model], names: Sequence[str]) -> None:
         self.fields = _plain_fields(model, names)
-        query = InsertQuery(model)
-        query.insert_values(self.fields, [model(**{field.attname: None for field in self.fields})])
-        ((self.sql, params),) = query.get_compiler(DEFAULT_DB_ALIAS).as_sql()
+        self.sql, params = compat.insert_sql(model, self.fields)
         if (
             "RETURNING" in self.sql.upper()
             or self.sql.count("%s") != len(self.fields)
@@ -159,32 +198,41 @@ def insert(model: type[Model], names: Sequence[str], values: Sequence[Any]) -> N
 
 
 class CompiledUpdate:
-    """`UPDATE <model> SET <fields> WHERE pk = %s`, one row by primary key.
+    """`UPDATE <model> SET <fields> WHERE <key> = %s AND ...`: by primary key (one row), or by the
+    exact values of other `keys`.
 
     Compiled with numbered sample values so that every field gets a `%s` (a None would compile to
-    `= NULL`), and checked to take them in order with the key last."""
+    `= NULL`), and checked to take them in order with the keys last."""
 
-    def __init__(self, model: type[Model], names: Sequence[str]) -> None:
+    def __init__(self, model: type[Model], names: Sequence[str], keys: Sequence[str] = ("pk",)) -> None:
         self.fields = _plain_fields(model, names)
         if any(getattr(field, "auto_now", False) for field in self.fields):
             raise RuntimeError("an auto_now field changes as it is saved: use the ORM")
-        query = UpdateQuery(model)
-        query.add_update_fields([(field, None, Value(i)) for i, field in enumerate(self.fields)])
-        query.add_filter("pk", len(self.fields))
-        self.sql, params = query.get_compiler(DEFAULT_DB_ALIAS).as_sql()
-        if list(params) != list(range(len(self.fields) + 1)) or self.sql.count("%s") != len(params):
+        self.sql, params = compat.update_sql(model, self.fields, keys)
+        expected = list(range(len(self.fields) + len(keys)))
+        if list(params) != expected or self.sql.count("%s") != len(params):
             raise RuntimeError(f"unexpected update SQL: {self.sql} {params!r}")
 
-    def run(self, pk: Any, values: Sequence[Any]) -> int:
+    def run(self, where: Sequence[Any], values: Sequence[Any]) -> int:
+        """Set the fields to `values` in the rows whose keys are `where` (plain values, sent as
+        they are: primary keys, foreign key ids, integers); how many rows changed."""
         connection = connections[DEFAULT_DB_ALIAS]
         params = [
             field.get_db_prep_save(value, connection)
             for field, value in zip(self.fields, values, strict=True)
         ]
-        params.append(pk)
+        params.extend(where)
         with connection.cursor() as cursor:
             cursor.execute(self.sql, params)
             return cursor.rowcount
+
+
+def update_where(model: type[Model], names: Sequence[str], values: Sequence[Any], **where: Any) -> int:
+    """`model.objects.filter(**where).update(**dict(zip(names, values)))` for exact lookups of plain
+    values (ids, integers), by a statement compiled once per thread; how many rows changed."""
+    keys = tuple(where)
+    compiled = _built(("update", model, tuple(names), keys), lambda: CompiledUpdate(model, names, keys))
+    return compiled.run([where[key] for key in keys], values)
 
 
 def save_fields(obj: Model, names: Sequence[str]) -> None:
@@ -194,5 +242,5 @@ def save_fields(obj: Model, names: Sequence[str]) -> None:
     model = type(obj)
     compiled = _built(("update", model, tuple(names)), lambda: CompiledUpdate(model, names))
     values = [getattr(obj, field.attname) for field in compiled.fields]
-    if compiled.run(obj.pk, values) == 0:
+    if compiled.run([obj.pk], values) == 0:
         raise DatabaseError("Save with update_fields did not affect any rows.")

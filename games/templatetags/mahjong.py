@@ -13,12 +13,9 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from games.engine.tiles import NotationError, Tile, code_to_str, name_zh, rank_of, suit_of
+from games.engine.tiles import NotationError, Tile, code_to_str, name_zh
 
 register = template.Library()
-
-_SUIT_CLASS = {0: "m", 1: "p", 2: "s", 3: "z", 4: "f"}
-_HONOUR_CLASS = {5: "white", 6: "green", 7: "red"}
 
 
 def tile_code(value) -> int | None:
@@ -56,15 +53,11 @@ def tile_html(code: int, extra_class: str = ""):
     """A face-up tile's markup: the include templates/tiles/tile.html (the one source of a tile's
     markup), rendered once per (code, class) and reused, since every frame of every viewer draws
     about a hundred tiles. `extra_class` may hold `turned` (a claimed tile lying sideways) and any
-    classes for the <svg>; the suit's class (`tile-p`, and `red`/`green`/`white` for the dragons) is
-    added for styling."""
-    suit, rank = suit_of(code), rank_of(code)
+    classes for the <svg>. No class names the suit (no style used one; `data-tile` says it, for a
+    selector such as `[data-tile$="p"]`): a frame re-sends each tile's markup many times."""
     classes = extra_class.split()
     turned = "turned" in classes
-    kind = [f"tile-{_SUIT_CLASS[suit]}"]
-    if suit == 3 and rank in _HONOUR_CLASS:
-        kind.append(_HONOUR_CLASS[rank])
-    extra = " ".join(kind + [c for c in classes if c != "turned"])
+    extra = " ".join(c for c in classes if c != "turned")
     return mark_safe(
         render_to_string(
             "tiles/tile.html", {"tile": code_to_str(code), "turned": turned, "classes": extra}

@@ -5,14 +5,15 @@ from __future__ import annotations
 from django import template
 
 from games.services.room_settings import table_rules, table_timers
-from games.table_options import DEFAULTS, OPTIONS, PRESET_NAMES
+from games.table_options import DEFAULTS, OPTIONS, PRESET_NAMES, applies
 
 register = template.Library()
 
 
 @register.simple_tag
 def table_choices(table) -> dict:
-    """The preset, the timers, and every house option with its value (`changed`: not the default)."""
+    """The preset, the timers, and every house option the preset uses with its value (`changed`: not
+    the default)."""
     rules = table_rules(table).to_json()
     discard, claim = table_timers(table)
     return {
@@ -29,5 +30,6 @@ def table_choices(table) -> dict:
                 "changed": rules[o.key] != DEFAULTS[o.key],
             }
             for o in OPTIONS
+            if applies(o, rules["preset"])
         ],
     }

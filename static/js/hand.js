@@ -1,15 +1,20 @@
 // Discarding from your hand: tap a tile to raise it, tap it again (or double-click it) to discard;
 // with the keyboard, the arrow keys move the raised tile and Enter discards it. Each discardable tile
-// is a <form ws-send> with one button (.tile-btn): a click on a raised tile lets the form submit.
+// is a submit button (.tile-btn, name "action", its discard the value) of the hand's one <form ws-send>:
+// a click on a raised tile lets the form submit, and htmx sends the button's name and value.
 (function () {
+  // The action a button sends (its value: "0:discard:5p", "0:declare:5p"), null for anything else.
+  function actionOf(node) {
+    return node.getAttribute("name") === "action" ? node.getAttribute("value") : null;
+  }
+
   function buttons() {
     return Array.prototype.slice.call(document.querySelectorAll('#controls [data-zone="hand"] .tile-btn'));
   }
 
   // 敲: the declare button that discards the raised tile is marked beside it in the action bar.
   function tileOf(button) {
-    var input = button && button.form && button.form.querySelector("input[name=action]");
-    return input ? input.value.split(":").pop() : "";
+    return button ? (actionOf(button) || "").split(":").pop() : "";
   }
 
   function raise(button) {
@@ -20,8 +25,8 @@
     });
     var tile = tileOf(button);
     document.querySelectorAll("#controls .choice-declare").forEach(function (d) {
-      var action = d.form && d.form.querySelector("input[name=action]");
-      d.classList.toggle("for-raised", !!tile && !!action && action.value.split(":").pop() === tile);
+      var action = actionOf(d);
+      d.classList.toggle("for-raised", !!tile && !!action && action.split(":").pop() === tile);
     });
   }
 
@@ -53,11 +58,6 @@
 
   // A frame morphs the hand in place: a raised tile stays raised while it is still the same tile
   // (static/js/morph.js); after a move of yours the hand is new and nothing is raised.
-  function actionOf(node) {
-    var form = node.closest("form");
-    var input = form && form.querySelector("input[name=action]");
-    return input ? input.value : null;
-  }
   if (window.shmjMorph) {
     window.shmjMorph.keep(function (oldNode, newNode) {
       var raised = oldNode.classList.contains("raised") || oldNode.classList.contains("for-raised");

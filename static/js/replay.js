@@ -1,4 +1,4 @@
-// The replay page: arrow keys step through the hand; the browser checks the fairness commitment.
+// The replay and review pages: arrow keys step through the hand; the browser checks the fairness commitment.
 (function () {
   document.addEventListener("keydown", function (event) {
     if (event.target.closest("input, textarea, select")) return;
@@ -7,6 +7,7 @@
     if (link && !link.classList.contains("disabled")) { event.preventDefault(); link.click(); }
   });
   var out = document.getElementById("fair-browser");
+  if (!out) return; // the review page steps with the same keys and has no fairness check
   // The words are the template's, in the page's language (replay.html: data-ok, data-mismatch, data-unavailable).
   if (!window.crypto || !crypto.subtle) { out.textContent = out.dataset.unavailable; return; }
   var text = document.getElementById("fair-seed").textContent + ":" + document.getElementById("fair-wall").textContent;

@@ -122,4 +122,4 @@ def test_home_eight_flowers_explains_the_cap_from_each_of_three():
     explained = explain_hand([ctx], rules, settle([(ctx, score_win(ctx, rules))], rules))
     (win,) = explained.wins
     assert win.value == 20 and last_number(win.steps[-1].formula) == 20
-    assert [s.detail for s in explained.seats if s.seat != 3] == ["1 × 20 → Seat 3"] * 3
+    assert [s.detail for s in explained.seats if s.seat != 3] == ["1 × 20 → North"] * 3

@@ -3,6 +3,8 @@ the English catalogue translates each)."""
 
 from __future__ import annotations
 
+from django.utils import translation
+
 from games import names
 from games.engine.melds import MELD_KINDS
 from games.engine.rules import _CHOICES, PRESETS
@@ -12,7 +14,11 @@ from games.engine.scoring.lazi import FIXED
 
 def _named(table: dict, code: str) -> bool:
     """Named in Chinese and, in the English catalogue, in English (not the Chinese left as is)."""
-    zh, en = names.pair(table, code)
+    found = names.word(table, code)
+    with translation.override("zh-hans"):
+        zh = str(found)
+    with translation.override("en"):
+        en = str(found)
     return bool(zh) and bool(en) and code not in (zh, en) and zh != en
 
 

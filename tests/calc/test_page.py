@@ -238,3 +238,16 @@ def test_a_finished_hands_link_keeps_qingyise_9_bao():
         dict(p.split("=", 1) for p in url.split("?", 1)[1].split("&") if "meld" not in p)
     )
     assert not problems and inp.rules().qingyise_9_bao
+
+
+def test_seats_are_named_by_their_place_east_to_north_in_both_languages(client):
+    """Issue 26: the form and the payments name the seats 东 南 西 北 / East … North, not 座位 0-3."""
+    query = "/calc/?hand=123456789m1z&tile=1z&meld=pong:777z:3&winner=1&from=2"
+    english = html.unescape(client.get(query).content.decode())
+    client.cookies["django_language"] = "zh-hans"
+    chinese = html.unescape(client.get(query).content.decode())
+    winner = re.search(r'<select name="winner">(.*?)</select>', english, re.S).group(1)
+    assert re.findall(r">([A-Za-z]+)</option>", winner) == ["East", "South", "West", "North"]
+    assert re.search(r'<option value="1" selected>南</option>', chinese)
+    assert "Seat 0" not in english and "座位 0" not in chinese
+    assert re.search(r'<tr data-seat="2">\s*<td>West\b', english)

@@ -12,6 +12,18 @@ WAIT_MS = 30_000  # how long a step may wait for the live table (the bots' clock
 MAX_MOVES = 200  # more answers than one hand can ask of one seat
 
 
+def resize(page: Page, size: dict) -> None:
+    """Set the window to `size` ({"width", "height"}) and wait until the page is laid out at it: the
+    browser applies a new viewport a frame later, and a check made before that reads the old layout
+    (a menu button still shown, then gone when clicked)."""
+    page.set_viewport_size(size)
+    page.wait_for_function(
+        "([w, h]) => innerWidth === w && innerHeight === h"
+        " && new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))",
+        arg=[size["width"], size["height"]],
+    )
+
+
 def other_browser(page: Page) -> Page:
     """A page in a new browser context (another person, no shared cookies) set up like `page`'s."""
     return page.context.browser.new_context(**VISITOR).new_page()

@@ -1,13 +1,13 @@
 """axe-core (WCAG 2 A and AA) over the site's pages at a desktop's 1280×800 and a phone's 390×844:
 the lobby, the table during play and at its settlement, history, a replay, stats, the leaderboard,
-the calculator, the account pages, an error page and the Django admin. Every page: 0 violations."""
+the calculator, the rules page, the account pages, an error page and the Django admin. Every page: 0 violations."""
 
 from __future__ import annotations
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from .pages import MAX_MOVES, WAIT_MS, answer, new_table, sign_up
+from .pages import MAX_MOVES, WAIT_MS, answer, new_table, resize, sign_up
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 PAGES = [
@@ -16,6 +16,7 @@ PAGES = [
     "/history/stats/",
     "/history/leaderboard/",
     "/calc/",
+    "/rules/",
     "/calc/?hand=1112345678999m&tile=5m&win=self_draw&winner=0&flowers=12f&dealer=0&dice=25",
     "/accounts/profile/",
     "/accounts/password_change/",
@@ -32,7 +33,7 @@ STAFF = (
 def _violations(page: Page, where: str) -> list[str]:
     out = []
     for size, (width, height) in SIZES.items():
-        page.set_viewport_size({"width": width, "height": height})
+        resize(page, {"width": width, "height": height})
         result = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa"]}})
         for v in result.response["violations"]:
             targets = [n["target"] for n in v["nodes"]][:3]

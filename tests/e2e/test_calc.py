@@ -7,9 +7,11 @@ from playwright.sync_api import Page, expect
 
 from games.engine.tiles import parse_tiles
 
+from .pages import resize
+
 
 def test_tapping_builds_a_hand_and_the_result_follows(page: Page, server_url: str, results_dir):
-    page.set_viewport_size({"width": 390, "height": 844})
+    resize(page, {"width": 390, "height": 844})
     page.goto(f"{server_url}/calc/?win=self_draw")
     page.evaluate("window.__no_reload = true")
     for i, code in enumerate(parse_tiles("11123456789999p")):

@@ -8,6 +8,10 @@ and 844×390, one hand played against bots and the same moments looked at in eac
   winner's seat is lit on the board behind it.
 
 Each moment at each size is saved as test-results/screen-{phase}-{size}.png.
+
+And the site header at every size, on the table and in the lobby: every link of its nav can be
+reached inside the window (on a narrow game screen, in the menu it folds into), none cut off at the
+right; saved as test-results/screen-menu-{size}.png and lobby-{size}.png.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .pages import MAX_MOVES, WAIT_MS, answer, new_table, sign_up
+from .pages import MAX_MOVES, WAIT_MS, answer, new_table, resize, sign_up
 
 SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080), "390x844": (390, 844), "844x390": (844, 390)}
 DESKTOPS = ("1280x800", "1920x1080")
@@ -39,7 +43,7 @@ MEASURE = """(selector) => {
 
 
 def _look(page: Page, size: str, selector: str = "#controls") -> dict:
-    page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+    resize(page, dict(zip(("width", "height"), SIZES[size], strict=True)))
     expect(page.locator(".callout")).to_have_count(0)  # a claim's callout (about a second) has gone
     return page.evaluate(MEASURE, selector)
 
@@ -72,6 +76,37 @@ def _check_turn(page: Page, results_dir, size: str, widths: dict) -> None:
     if size in DESKTOPS:
         assert min(box["width"] for box in seen["hand"]) >= 40, f"{what}: your tiles are narrower than 40 px"
     page.screenshot(path=str(results_dir / f"screen-turn-{size}.png"))
+    _check_nav(page, results_dir, f"screen-menu-{size}")
+
+
+NAV_ITEMS = "#site-nav > a, #site-nav > form"
+
+
+def _check_nav(page: Page, results_dir, name: str) -> None:
+    """Every item of the header's nav is inside the window, in the header or, where the nav folds
+    into a menu, in the open menu (then closed again)."""
+    toggle = page.get_by_test_id("nav-toggle")
+    folded = toggle.is_visible()
+    if folded:
+        toggle.click()
+        expect(page.locator("#site-nav")).to_be_visible()
+    seen = page.evaluate(MEASURE, NAV_ITEMS)
+    assert len(seen["targets"]) >= 5, f"{name}: the nav has {len(seen['targets'])} items"
+    cut = [box for box in seen["targets"] if not _inside(box, seen) or box["width"] == 0]
+    assert cut == [], f"{name}: {len(cut)} nav items are cut off or hidden"
+    page.screenshot(path=str(results_dir / f"{name}.png"))
+    if folded:
+        page.keyboard.press("Escape")
+        expect(page.locator("#site-nav")).to_be_hidden()
+
+
+def test_the_lobby_header_fits_at_every_size(page: Page, server_url: str, results_dir):
+    sign_up(page, server_url, "lobby-sizes")
+    for size, (width, height) in SIZES.items():
+        resize(page, {"width": width, "height": height})
+        seen = page.evaluate(MEASURE, "main")
+        assert seen["scrollWidth"] <= seen["width"], f"the lobby scrolls sideways at {size}"
+        _check_nav(page, results_dir, f"lobby-{size}")
 
 
 def test_the_table_fills_the_screen_at_every_size(page: Page, server_url: str, results_dir):

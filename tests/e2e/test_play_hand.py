@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .pages import other_browser
+from .pages import other_browser, resize
 
 MAX_MOVES = 200
 WAIT_MS = 30_000
@@ -40,13 +40,13 @@ def _spectator_sees_public_information_only(page: Page, *, ended: bool) -> None:
             expect(watcher.locator("#settlement [data-payment]")).to_have_count(4)  # 摊牌: all public now
         else:
             expect(watcher.locator("[data-zone=revealed]")).to_have_count(0)
-            assert watcher.locator("#board .tile-back").count() >= 30  # four concealed hands, face down
+            assert watcher.locator("#board .backs > i").count() >= 30  # four concealed hands, face down
     finally:
         watcher.context.close()
 
 
 def test_play_one_hand_to_settlement(page: Page, server_url: str, results_dir):
-    page.set_viewport_size({"width": 420, "height": 900})
+    resize(page, {"width": 420, "height": 900})
     page.goto(f"{server_url}/accounts/signup/")
     page.fill("input[name=username]", "e2e-player")
     page.fill("input[name=display_name]", "测试玩家")

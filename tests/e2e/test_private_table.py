@@ -1,4 +1,5 @@
-"""In real browsers: a private 喇子 table with house options made through the new-table form, bots
+"""In real browsers: a private 喇子 table with house options made through the new-table form (which
+asks for 上海清混碰's own options only while that preset is chosen), bots
 fill it and a hand is played; a second person opens it by its invite link, sees its choices, and
 watches."""
 
@@ -45,13 +46,16 @@ def test_private_lazi_table_by_form_and_invite_link(page: Page, server_url: str,
         owner.locator("[data-testid=choose-table]").first.click()
         form = owner.locator("[data-testid=table-new-form]")
         expect(form).to_contain_text("敲")
+        form.locator("select[name=preset]").select_option("standard")
+        expect(form.locator("select[name=opt_payment]")).to_be_visible()
         form.locator("select[name=preset]").select_option("lazi")
+        # 放冲 and 九张包 are 上海清混碰's only (RULES.md §11): a lazi table is not asked for them
+        expect(form.locator("select[name=opt_payment]")).to_be_hidden()
+        expect(form.locator("input[name=opt_qingyise_9_bao]")).to_be_hidden()
         form.locator("select[name=stake]").select_option("2")
         form.locator("input[name=discard_timeout]").fill("60")
         form.locator("input[name=claim_timeout]").fill("10")
-        form.locator("select[name=opt_payment]").select_option("bao_chong")
         form.locator("input[name=opt_declare_ready]").check()
-        form.locator("input[name=opt_qingyise_9_bao]").check()
         form.locator("input[name=private]").check()
         owner.screenshot(path=str(results_dir / "new-table-form.png"), full_page=True)
         form.locator("[data-testid=open-table]").click()
@@ -69,7 +73,7 @@ def test_private_lazi_table_by_form_and_invite_link(page: Page, server_url: str,
         choices = guest.locator("[data-testid=table-choices]")
         expect(choices).to_contain_text("喇子")
         expect(choices.locator("[data-option=declare_ready]")).to_have_text("开")
-        expect(choices.locator("[data-option=payment]")).to_contain_text("包冲")
+        expect(choices.locator("[data-option=payment]")).to_have_count(0)
         expect(choices.locator("[data-choice=stake]")).to_have_text("2")
         expect(guest.locator("[data-testid=invite-sit]")).to_be_visible()
         guest.screenshot(path=str(results_dir / "invite.png"), full_page=True)

@@ -13,7 +13,7 @@ from collections import Counter
 
 from playwright.sync_api import Page, expect
 
-from .pages import WAIT_MS, my_turn, new_table, sign_up
+from .pages import WAIT_MS, my_turn, new_table, resize, sign_up
 
 ROOM = (
     "from decimal import Decimal; from games.models import Room; "
@@ -50,7 +50,7 @@ def _table_in_new_room(page: Page, manage, name: str, options: dict) -> int:
 
 
 def test_choosing_five_tiles_to_bury(page: Page, server_url: str, manage, results_dir):
-    page.set_viewport_size({"width": 390, "height": 844})
+    resize(page, {"width": 390, "height": 844})
     sign_up(page, server_url, "swapper")
     _table_in_new_room(page, manage, "Swap room", {"swap_tiles": True})
 
@@ -92,7 +92,7 @@ def test_choosing_five_tiles_to_bury(page: Page, server_url: str, manage, result
 
 
 def test_declaring_ready_and_the_automatic_discard(page: Page, server_url: str, manage, results_dir):
-    page.set_viewport_size({"width": 390, "height": 844})
+    resize(page, {"width": 390, "height": 844})
     sign_up(page, server_url, "declarer")
     table_id = _table_in_new_room(page, manage, "Declare room", {"declare_ready": True})
     my_turn(page)

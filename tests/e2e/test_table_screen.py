@@ -12,7 +12,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from .pages import MAX_MOVES, WAIT_MS, answer, my_turn, new_table, sign_up
+from .pages import MAX_MOVES, WAIT_MS, answer, my_turn, new_table, resize, sign_up
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 
@@ -100,7 +100,7 @@ def _rig(manage, table_id: int, hands, wall: str, dealer: int, actions) -> None:
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_hand_at_the_table(page: Page, server_url: str, results_dir, size: str):
-    page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+    resize(page, dict(zip(("width", "height"), SIZES[size], strict=True)))
     sign_up(page, server_url, f"screen-{size}")
     new_table(page)
     took_table = took_claim = False
@@ -138,7 +138,7 @@ def test_a_hand_at_the_table(page: Page, server_url: str, results_dir, size: str
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_concealed_kong_is_face_down_to_an_opponent(page: Page, server_url: str, manage, results_dir, size):
-    page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+    resize(page, dict(zip(("width", "height"), SIZES[size], strict=True)))
     sign_up(page, server_url, f"kong-{size}")
     table_id = new_table(page)
     my_turn(page)
@@ -154,7 +154,7 @@ def test_a_concealed_kong_is_face_down_to_an_opponent(page: Page, server_url: st
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_drawn_hand_shows_liuju(page: Page, server_url: str, manage, results_dir, size):
-    page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+    resize(page, dict(zip(("width", "height"), SIZES[size], strict=True)))
     sign_up(page, server_url, f"draw-{size}")
     table_id = new_table(page)
     my_turn(page)

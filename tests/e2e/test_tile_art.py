@@ -34,12 +34,21 @@ def test_every_tile_draws_and_differs_at_24px(server_url, browser, results_dir):
 
     tiles = page.locator(".row > svg.tile")  # the 42 faces and a back (not the kongs' tiles)
     assert tiles.count() == 43
-    sizes = page.eval_on_selector_all(
-        "svg.tile use", "uses => uses.map(u => { const b = u.getBBox(); return [b.width, b.height]; })"
+    # What each tile's symbol covers of the box it is drawn in (a turned tile's <use> has a width and
+    # height of its own; an upright one fills its svg, sized by CSS): a symbol that did not load
+    # leaves an empty box; every face or back covers 58.5 x 78.5 of 60 x 80.
+    cover = page.eval_on_selector_all(
+        "svg.tile use",
+        """uses => uses.map(u => {
+            const b = u.getBBox();
+            const own = u.width.baseVal.value && u.height.baseVal.value;
+            const box = own ? {width: u.width.baseVal.value, height: u.height.baseVal.value}
+                            : u.ownerSVGElement.viewBox.baseVal || u.ownerSVGElement.getBoundingClientRect();
+            const frame = box.width ? box : u.ownerSVGElement.getBoundingClientRect();
+            return [b.width / frame.width, b.height / frame.height];
+        })""",
     )
-    # A symbol that did not load leaves an empty box; every tile's face or back is 58.5 × 78.5.
-    assert len(sizes) == 43 + 2 * 4 and all(w > 58 and h > 78 for w, h in sizes), sizes
-
+    assert len(cover) == 43 + 2 * 4 and all(w > 0.95 and h > 0.95 for w, h in cover), cover
     pictures = {}
     for i in range(tiles.count()):
         tile = tiles.nth(i)

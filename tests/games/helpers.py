@@ -12,6 +12,7 @@ from games.engine.actions import Action as EngineAction
 from games.engine.rules import Rules
 from games.engine.state import GameState
 from games.models import Action, Hand, Seat, Table
+from games.services.commands import Move
 
 
 def state_of(table: Table) -> GameState:
@@ -35,6 +36,21 @@ def put_state(table: Table, state: GameState) -> None:
     table.save(update_fields=["state", "version", "deadline", "changed"])
 
 
+def deal_in_and_win(table: Table, state: GameState, discarder, winner, tile: str = "5p") -> None:
+    """Rig `state` as the table's hand, then seat 0's person (`discarder`) discards `tile` and seat 1's
+    (`winner`) wins on it, through the services; the table is read back after each step."""
+    put_state(table, state)
+    table.refresh_from_db()
+    services.table_act(
+        table_id=table.pk, user=discarder, action=Move.parse(f"0:discard:{tile}"), version=table.version
+    )
+    table.refresh_from_db()
+    services.table_act(
+        table_id=table.pk, user=winner, action=Move.parse(f"1:win:{tile}"), version=table.version
+    )
+    table.refresh_from_db()
+
+
 def play_until_ended(table: Table, humans: dict[int, object], *, max_steps: int = 3000) -> GameState:
     """Humans answer with the engine's timeout action (a legal move); bots move through clock_tick."""
     for _ in range(max_steps):
@@ -47,7 +63,7 @@ def play_until_ended(table: Table, humans: dict[int, object], *, max_steps: int 
             services.table_act(
                 table_id=table.pk,
                 user=humans[seat],
-                action=str(state.timeout_action(seat)),
+                action=Move.of(state.timeout_action(seat)),
                 version=table.version,
             )
         else:

@@ -12,16 +12,24 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import services, store
 from games.engine import garden as engine_garden
 from games.engine.rules import Rules
 from games.engine.state import GameState
 from games.models import Hand, Match, Table
 from games.presentation import rendering
+from games.services.commands import Move
 from history.replay import check, source_from_hand
 from history.simulation import play_stored_hand, seated_table
 
-from .helpers import play_until_ended, press_next_hand_for_all, put_state, started_table, state_of
+from .helpers import (
+    deal_in_and_win,
+    play_until_ended,
+    press_next_hand_for_all,
+    put_state,
+    started_table,
+    state_of,
+)
 
 # 跟风 (§9): each seat holds one 东 (nobody can pong it) and nothing that can win or claim from a
 # short wall; the dealer (seat 0) and then each seat in turn discards its 东 first.
@@ -38,8 +46,7 @@ GENGFENG_WALL = "2m3m5m6m8m9m2p3p5p6p8p9p"
 def _fresh_render_cache():
     """Tests here rig hands at tables with the same ids: a version rendered for an earlier test's
     table must not stand in for this one's."""
-    rendering._versions.clear()
-    rendering._loaded.clear()
+    store.forget_all()
 
 
 def rooms_options(room, preset: str = "standard", **options) -> None:
@@ -163,12 +170,7 @@ def test_the_gardens_end_carries_the_huangfan_count_and_the_dealer_and_resets_ge
         huangfan=3,
         gengfeng=1,
     )
-    put_state(table, win)
-    table.refresh_from_db()
-    services.table_act(table_id=table.pk, user=alice, action="0:discard:5p", version=table.version)
-    table.refresh_from_db()
-    services.table_act(table_id=table.pk, user=bob, action="1:win:5p", version=table.version)
-    table.refresh_from_db()
+    deal_in_and_win(table, win, alice, bob)
     hand = Hand.objects.get(pk=table.hand_id)
     assert hand.result["garden"]["over"] and hand.result["huangfan_next"] == 2
     press_next_hand_for_all(table.pk)
@@ -206,7 +208,7 @@ def test_with_a_garden_the_gengfeng_is_paid_from_the_stacks_before_the_win(room,
         state.apply(legal.pop(script.pop(0)) if script[0] in legal else legal[f"{seat}:pass"])
     put_state(table, state)
     table.refresh_from_db()
-    services.table_act(table_id=table.pk, user=bob, action="1:win:4p", version=table.version)
+    services.table_act(table_id=table.pk, user=bob, action=Move.parse("1:win:4p"), version=table.version)
     ended = state_of(table)
     assert ended.phase == "ended" and ended.result.gengfeng == 1
     assert list(ended.result.payments) == [-23, 21, 1, 1]  # a win of 20 beside the 跟风

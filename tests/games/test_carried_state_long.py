@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from games import services
+from games import services, store
 from games.engine.bots import get_bot
 from games.engine.rules import Rules
 from games.engine.state import GameState
@@ -196,8 +196,7 @@ def follow_seed(preset: str, number: int, rules: Rules, dealer: int) -> str:
 
 @pytest.fixture(autouse=True)
 def _fresh_render_cache():
-    rendering._versions.clear()
-    rendering._loaded.clear()
+    store.forget_all()
 
 
 @pytest.mark.slow  # about 70 s of CPU for the three presets; more on a busy machine (measured below)

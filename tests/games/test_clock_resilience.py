@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from datetime import timedelta
 
 import pytest
@@ -107,10 +108,12 @@ async def test_a_lobby_push_that_fails_to_render_does_not_end_the_lobby_socket(m
 
     real_render = consumers.rendering.render_lobby_fragment
     calls = []
+    failed = threading.Event()
 
     def render(*args):
         calls.append(1)
         if len(calls) == 2:
+            failed.set()
             raise RuntimeError("a broken render")
         return real_render(*args)
 
@@ -119,6 +122,8 @@ async def test_a_lobby_push_that_fails_to_render_does_not_end_the_lobby_socket(m
     assert 'id="lobby' in await lobby.receive_from(timeout=5)
     layer = get_channel_layer()
     await layer.group_send("lobby", {"type": "lobby.update"})  # fails to render
+    # Updates arriving together are folded into one render: the next comes after the failure.
+    assert await asyncio.to_thread(failed.wait, 5)
     await layer.group_send("lobby", {"type": "lobby.update"})
     assert 'id="lobby' in await lobby.receive_from(timeout=5)
     await lobby.disconnect()

@@ -8,7 +8,9 @@ pair of 9s (it may pong the dealer's 9s) or two other tiles (nobody can claim). 
 and a spectator read every frame; after the discard and after the next draw what they are shown must
 be the same in both deals, but for the version counter and the clock's timestamps, and they must get
 one frame for the discard and one for the draw in both (seat 1 passing in between shows nobody else
-anything).
+anything). The frames themselves are compared too, stamps and form versions included (counted from
+the deal's version), and their sizes: the versions a claimable discard's window takes are the same
+as an unclaimable one's (a pass used to move the stamp one version further).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from games import services, store
 from games.engine.state import GameState
 from games.models import Hand, Room, Table
 from games.services.broadcast import on_commit_table_changed
+from games.services.commands import Move
 
 from .helpers import start_match
 from .wsclient import Reader, connect
@@ -39,11 +42,18 @@ OTHERS = ["369m369p36s44z77z6z", "123456789m1234p"]
 WALL = "8s7s6s5s4s3s"
 PAUSE = timedelta(seconds=1)
 TIMES = re.compile(r'(data-from|data-version|data-deadline|data-now|name="version" value)="[\d.]*"')
+CLOCK = re.compile(r'(data-deadline|data-now)="[\d.]*"')
+VERSIONS = re.compile(r'(data-from|data-version|name="version" value)="(\d+)"')
 
 
 def screen(frame: str) -> str:
     """A frame without the version counter and the timestamps of the clock."""
     return TIMES.sub(r'\1=""', frame)
+
+
+def relative(frame: str, dealt: int) -> str:
+    """A frame without the clock's timestamps, its versions counted from the deal's `dealt`."""
+    return VERSIONS.sub(lambda m: f'{m.group(1)}="+{int(m.group(2)) - dealt}"', CLOCK.sub(r'\1=""', frame))
 
 
 @database_sync_to_async
@@ -82,14 +92,14 @@ def deal(table_id: int, seat_one: str) -> int:
 
 @database_sync_to_async
 def discard(table_id: int, user, version: int):
-    services.table_act(table_id=table_id, user=user, action="0:discard:9s", version=version)
+    services.table_act(table_id=table_id, user=user, action=Move.parse("0:discard:9s"), version=version)
     table = Table.objects.get(pk=table_id)
     return table.version, table.changed
 
 
 @database_sync_to_async
 def pass_claim(table_id: int, user, version: int) -> int:
-    services.table_act(table_id=table_id, user=user, action="1:pass", version=version)
+    services.table_act(table_id=table_id, user=user, action=Move.parse("1:pass"), version=version)
     return Table.objects.get(pk=table_id).version
 
 
@@ -111,9 +121,10 @@ async def test_non_claimants_see_the_same_after_a_claimable_and_an_unclaimable_d
     watchers = ("dealer", "seat 2", "spectator")
     seen: dict[str, dict[str, list[str]]] = {}
     counts: dict[str, dict[str, list[int]]] = {}
+    received: dict[str, dict[str, list[str]]] = {}
     try:
         for case, seat_one in (("claimable", CLAIMER), ("unclaimable", NO_CLAIM)):
-            version = await deal(table_id, seat_one)
+            version = dealt_version = await deal(table_id, seat_one)
             for reader in readers.values():
                 await reader.until(version)
             dealt = {name: len(readers[name].frames) for name in watchers}
@@ -143,6 +154,10 @@ async def test_non_claimants_see_the_same_after_a_claimable_and_an_unclaimable_d
             counts[case] = {
                 name: [discard_frames[name], len(readers[name].frames) - dealt[name]] for name in watchers
             }
+            received[case] = {
+                name: [relative(f, dealt_version) for f in readers[name].frames[dealt[name] :]]
+                for name in watchers
+            }
     finally:
         for reader in readers.values():
             await reader.communicator.disconnect()
@@ -152,3 +167,8 @@ async def test_non_claimants_see_the_same_after_a_claimable_and_an_unclaimable_d
         assert [screen(f) for f in claimable] == [screen(f) for f in unclaimable], name
         # One frame for the discard, one for the draw: the same count whether or not a seat could claim.
         assert counts["claimable"][name] == counts["unclaimable"][name] == [1, 2], (name, counts)
+        # The frames themselves: the same stamps (data-from, data-version), forms and sizes.
+        claimable, unclaimable = received["claimable"][name], received["unclaimable"][name]
+        assert [len(f) for f in claimable] == [len(f) for f in unclaimable], name
+        assert claimable == unclaimable, name
+        assert 'data-version="+1"' in claimable[0] and 'data-from="+1"' in claimable[1], name

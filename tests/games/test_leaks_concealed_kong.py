@@ -13,6 +13,7 @@ from games import services
 from games.engine.actions import Action as EngineAction
 from games.engine.state import GameState
 from games.models import Action, Room, Table
+from games.services.commands import Move
 
 from .helpers import put_state, start_match
 from .wsclient import Reader, connect, tiles_in
@@ -43,7 +44,9 @@ def rigged_table():
 
 @database_sync_to_async
 def declare_kong(table_id: int, user, version: int) -> int:
-    services.table_act(table_id=table_id, user=user, action="1:concealed_kong:1m", version=version)
+    services.table_act(
+        table_id=table_id, user=user, action=Move.parse("1:concealed_kong:1m"), version=version
+    )
     table = Table.objects.get(pk=table_id)
     assert Action.objects.filter(hand__match__table=table, action="1:concealed_kong:1m").exists()
     return table.version

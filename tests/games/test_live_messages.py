@@ -3,12 +3,16 @@ error frame on that socket, never a traceback, and changes nothing (issue 17 ite
 
 from __future__ import annotations
 
+import json
 import logging
 
 import pytest
 
+from games.engine.kinds import ActionKind
+from games.engine.tiles import Tile
 from games.live import messages
-from games.services import ServiceError
+from games.services import ServiceError, table_start
+from games.services.commands import Move
 
 from .test_consumers import send, setup_table, snapshot, until_human
 from .wsclient import Reader, connect
@@ -46,11 +50,35 @@ def test_parse_refuses_every_bad_message_with_bad_message(text):
     assert error.value.code == "bad_message"
 
 
+BAD_ACTIONS = [  # game actions the engine cannot read, as a socket would send them (JSON)
+    {"action": action} for action in ("garbage", "0:fly:5p", "0:discard:10p", "7:pass", "0:pass:5p")
+] + [
+    {"kind": "fly", "tile": "5p"},
+    {"kind": "discard", "tile": "10p"},
+    {"kind": "discard"},
+    {"kind": "pass", "tile": "5p"},
+    {"version": 3},
+]
+
+
+@pytest.mark.parametrize("message", BAD_ACTIONS)
+def test_parse_refuses_a_game_action_it_cannot_read_with_bad_action(message):
+    with pytest.raises(ServiceError) as error:
+        messages.parse(json.dumps(message))
+    assert error.value.code == "bad_action"
+
+
 def test_parse_reads_each_kind_of_message():
-    assert messages.parse('{"action": "0:discard:5p", "version": 3}') == messages.Act("0:discard:5p", 3)
+    five_pin = Tile.parse("5p").code
+    assert messages.parse('{"action": "0:discard:5p", "version": 3}') == messages.Act(
+        Move(ActionKind.DISCARD, five_pin, 0), 3
+    )
     assert messages.parse(
         '{"kind": "discard", "tile": "5p", "version": "3", "HEADERS": {"HX-Request": "true"}}'
-    ) == (messages.Act({"kind": "discard", "tile": "5p"}, "3"))
+    ) == (messages.Act(Move(ActionKind.DISCARD, five_pin), "3"))
+    assert messages.parse('{"kind": "pass", "tile": "", "version": 3}') == messages.Act(
+        Move(ActionKind.PASS), 3
+    )
     assert messages.parse('{"command": "next_hand", "version": 9}') == messages.NextHand(9)
     assert messages.parse('{"command": "snapshot"}') == messages.Snapshot()
     assert messages.parse('{"command": "set_stake", "stake": "2"}') == messages.SetStake("2")
@@ -61,8 +89,9 @@ def test_parse_reads_each_kind_of_message():
         ("1m", "5m"), 4
     )
     assert messages.parse('{"command": "swap", "version": 4}') == messages.Swap((), 4)
-    for name in messages.PLAIN_COMMANDS:
-        assert messages.parse(f'{{"command": "{name}"}}') == messages.TableCommand(name)
+    assert messages.parse('{"command": "start"}') == messages.TableCommand(table_start)
+    for name, service in messages.PLAIN_COMMANDS.items():
+        assert messages.parse(f'{{"command": "{name}"}}') == messages.TableCommand(service)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -78,6 +107,9 @@ async def test_hostile_messages_over_the_socket_get_an_error_and_change_nothing(
                 assert 'data-error-code="bad_message"' in frame, text[:40]
             await reader.communicator.send_to(bytes_data=b'{"action": "0:pass"}')
             assert 'data-error-code="bad_message"' in await reader.next()
+            for message in BAD_ACTIONS:
+                await send(reader, json.dumps(message))
+                assert 'data-error-code="bad_action"' in await reader.next(), message
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR], "a message raised"
         assert (await snapshot(table_id))[0] == version
     finally:
@@ -86,10 +118,10 @@ async def test_hostile_messages_over_the_socket_get_an_error_and_change_nothing(
 
 def test_every_kind_of_command_has_exactly_one_handler():
     """The closed set: each type `parse` can return is handled by the table consumer's one table,
-    and each plain command names a service."""
+    and each plain command names a service verb."""
     from typing import get_args
 
-    from games.live.consumers import PLAIN_SERVICES, TableConsumer
+    from games.live.consumers import TableConsumer
 
     assert set(TableConsumer.HANDLERS) == set(get_args(messages.Command))
-    assert set(PLAIN_SERVICES) == messages.PLAIN_COMMANDS
+    assert all(service.__name__.startswith("table_") for service in messages.PLAIN_COMMANDS.values())

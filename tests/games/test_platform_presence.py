@@ -12,6 +12,7 @@ from django.utils import timezone
 from games import services
 from games.models import Action, Seat, Table
 from games.services import ServiceError
+from games.services.commands import Move
 from ledger.models import Account, Journal, Penalty
 from ledger.services import balance_of, journal_total
 
@@ -157,7 +158,7 @@ def test_an_own_move_breaks_the_run_of_timeouts(bot_table, alice):
     state = advance_to_seat_zero(bot_table, now=later)
     bot_table.refresh_from_db()
     services.table_act(
-        table_id=bot_table.pk, user=alice, action=str(state.timeout_action(0)), version=bot_table.version
+        table_id=bot_table.pk, user=alice, action=Move.of(state.timeout_action(0)), version=bot_table.version
     )
     assert alice_seat(bot_table).timeouts == 0
     advance_to_seat_zero(bot_table, now=later)  # a window the clock opened at `later` is timed from then

@@ -25,15 +25,14 @@ from games.engine.state import GameState
 from games.models import Room, Seat, Table
 from games.presentation import rendering
 from games.services import current_hand
-from games.services.broadcast import on_commit_table_changed
+from games.services.commands import Move
 
 from .helpers import state_of
 
 
 def clear_caches() -> None:
-    rendering._versions.clear()
-    rendering._seat_blocks.clear()
-    rendering._loaded.clear()
+    store.forget_all()
+    rendering._parts.clear()
 
 
 @pytest.fixture(autouse=True)
@@ -56,7 +55,7 @@ def mid_hand(bot_table, alice):
             services.table_act(
                 table_id=bot_table.pk,
                 user=alice,
-                action=str(state.timeout_action(0)),
+                action=Move.of(state.timeout_action(0)),
                 version=bot_table.version,
             )
         else:
@@ -77,15 +76,24 @@ def test_warm_and_cold_frames_are_the_same(mid_hand, alice, who):
     assert cold[0] == mid_hand.version and 'data-tile="' in cold[1]
 
 
-def test_seat_blocks_match_the_template(mid_hand, alice):
+def test_seat_parts_match_the_templates(mid_hand, alice):
+    """The memoised parts of every seat block are what their templates render for that seat, and the
+    board puts them in the block of the seat at its position."""
     clear_caches()
     table = Table.objects.get(pk=mid_hand.pk)
     for viewer in (alice, AnonymousUser()):
         ctx = rendering.table_context(table, viewer)
+        board = rendering._screen_of({**ctx, "user": viewer, "csrf_token": "NOTPROVIDED"}).board_html()
         for seat in ctx["seats"]:
-            direct = rendering.render_region("seat", {"s": seat, "state": True})
-            assert ctx["seat_html"][seat.position] == direct
-            assert f"seat-{seat.position}" in direct
+            names = ctx["seat_regions"][seat.index]
+            assert names == [f"seat-{seat.index}-{part}" for part in ("head", "hand", "open", "river")]
+            for name in names:
+                part = name.rsplit("-", 1)[1]
+                direct = rendering.render_region(f"seat_{part}", {"s": seat}).strip()
+                assert ctx["seat_units"][name] == direct
+            block = f'<div id="seat-{seat.index}" class="seat seat-{seat.position}'
+            assert block in board
+            assert board.index(block) < board.index(f'id="seat-{seat.index}-river"')
 
 
 def test_a_different_state_at_the_same_version_is_not_reused(mid_hand, alice):
@@ -95,7 +103,7 @@ def test_a_different_state_at_the_same_version_is_not_reused(mid_hand, alice):
     state = state_of(mid_hand)
     if 0 in state.pending_seats() and state.legal_actions(0):
         action = str(state.timeout_action(0))
-        services.table_act(table_id=table.pk, user=alice, action=action, version=table.version)
+        services.table_act(table_id=table.pk, user=alice, action=Move.parse(action), version=table.version)
     else:
         assert services.clock_tick(now=timezone.now()) > 0
     changed = Table.objects.get(pk=mid_hand.pk)
@@ -113,18 +121,12 @@ def test_a_handed_over_state_renders_like_a_read_one(
     cold = rendering.render_table_fragments(mid_hand.pk, alice, None)
     clear_caches()
     state = state_of(mid_hand)
-    assert store.state_json(state) == mid_hand.state  # what the seed compares with the saved state
-    with transaction.atomic():
+    assert store.state_json(state) == mid_hand.state  # what the snapshot compares with the saved state
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         committed = store.lock(mid_hand.pk)  # the service's table and seats, as it commits them
-    with django_capture_on_commit_callbacks(execute=True):
-        on_commit_table_changed(
-            mid_hand.pk,
-            mid_hand.version,
-            state=state,
-            hand_number=current_hand(mid_hand).number,
-            table=committed,
-        )
-    assert rendering._versions[mid_hand.pk].state is state
+        store.save(committed, state)  # the same progress again: the row does not change
+    kept = store._snapshots.get(mid_hand.pk, mid_hand.version)
+    assert kept.state is state and kept.hand_number == current_hand(mid_hand).number
 
     def no_replay(*args, **kwargs):
         raise AssertionError("the handed-over state was rebuilt")
@@ -144,7 +146,7 @@ def _one_move(table: Table, alice) -> None:
     state = state_of(table)
     if 0 in state.pending_seats() and state.legal_actions(0):
         action = str(state.timeout_action(0))
-        services.table_act(table_id=table.pk, user=alice, action=action, version=table.version)
+        services.table_act(table_id=table.pk, user=alice, action=Move.parse(action), version=table.version)
     else:
         services.clock_tick(now=timezone.now() + timedelta(minutes=1))
 
@@ -169,26 +171,27 @@ def test_a_committed_table_is_not_handed_over_when_someone_new_sits(
 ):
     clear_caches()
     rendering.render_table_fragments(mid_hand.pk, alice, None)
-    read, seats = rendering._loaded[mid_hand.pk]
+    read, seats = store._snapshots.newest(mid_hand.pk).rows
     seats[1].user_id = alice.pk  # as if another person had sat there when the sockets last read
     with django_capture_on_commit_callbacks(execute=True):
         _one_move(mid_hand, alice)
-    assert rendering._loaded[mid_hand.pk][0] is read  # the render of the new version reads
+    after = store._snapshots.newest(mid_hand.pk)
+    assert after.version > mid_hand.version and after.state is not None
+    assert after.rows is None  # the render of the new version reads
 
 
 def test_a_handed_over_table_is_not_used_for_another_version(
     mid_hand, alice, django_capture_on_commit_callbacks
 ):
     clear_caches()
-    rendering.render_table_fragments(mid_hand.pk, alice, None)
-    read = rendering._loaded[mid_hand.pk][0]
-    with transaction.atomic():
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         committed = store.lock(mid_hand.pk)
-    committed.version += 1  # changed after the notice was queued: not what was committed at its version
-    with django_capture_on_commit_callbacks(execute=True):
-        on_commit_table_changed(mid_hand.pk, mid_hand.version, state=state_of(mid_hand), table=committed)
-    assert rendering._loaded[mid_hand.pk][0] is read
-    assert rendering._versions[mid_hand.pk].version == mid_hand.version
+        store.save(committed, state_of(mid_hand))
+        committed.version += 1  # changed after the save: not what was committed at its version
+    kept = store._snapshots.get(mid_hand.pk, mid_hand.version)
+    assert kept.rows is None and store._snapshots.get(mid_hand.pk, committed.version) is None
+    found = store.render_snapshot(mid_hand.pk, mid_hand.version, mid_hand.created)
+    assert found is kept and found.rows[0] is not committed and found.rows[0].version == mid_hand.version
 
 
 def test_a_handed_over_state_is_not_used_for_another_saved_state(mid_hand, alice):
@@ -198,7 +201,8 @@ def test_a_handed_over_state_is_not_used_for_another_saved_state(mid_hand, alice
     move = other.legal_actions(other.pending_seats()[0])[0]
     other.apply(move)
     table, _ = selectors.table_with_seats(mid_hand.pk)
-    rendering.seed_version(table, other, 1)  # as if mis-announced
+    table.state = store.state_json(other)  # as if mis-saved at the same version
+    store._snapshots.put(store.Snapshot(table, state=other))
     data = rendering._version_data(Table.objects.get(pk=mid_hand.pk))
     assert data.state is not other and data.raw == store.state_json(state)
 
@@ -224,13 +228,13 @@ def test_concurrent_renders_of_one_version_read_the_table_once(mid_hand, monkeyp
                 assert checked.acquire(timeout=10)
         return table, seats
 
-    original_fresh = rendering._fresh
-    monkeypatch.setattr(rendering, "_fresh", fresh)
-    monkeypatch.setattr(selectors, "table_with_seats", load)
+    original_fresh = store._fresh
+    monkeypatch.setattr(store, "_fresh", fresh)
+    monkeypatch.setattr(store, "table_with_seats", load)
     results = []
     threads = [
         threading.Thread(
-            target=lambda: results.append(rendering._table_for_update(table.pk, table.version, table.created))
+            target=lambda: results.append(store.render_snapshot(table.pk, table.version, table.created).rows)
         )
         for _ in range(viewers)
     ]
@@ -258,7 +262,7 @@ def test_the_prepared_seats_query_reads_what_the_orm_reads(mid_hand, alice):
 
 
 def test_every_viewer_gets_the_same_public_seats_from_the_engine(bot_table, alice):
-    """What `_seat_html` shares between the viewers of a version: the engine's per-seat public data
+    """What `_seat_parts` shares between the viewers of a version: the engine's per-seat public data
     (flowers, melds, river, counts; every hand once ended) does not depend on who looks."""
     checked = set()
     for _ in range(400):
@@ -270,7 +274,9 @@ def test_every_viewer_gets_the_same_public_seats_from_the_engine(bot_table, alic
             break
         if 0 in state.pending_seats() and state.legal_actions(0):
             move = str(state.timeout_action(0))
-            services.table_act(table_id=bot_table.pk, user=alice, action=move, version=bot_table.version)
+            services.table_act(
+                table_id=bot_table.pk, user=alice, action=Move.parse(move), version=bot_table.version
+            )
         else:
             assert services.clock_tick(now=timezone.now()) > 0
     assert {"turn", "ended"} <= checked
@@ -278,7 +284,8 @@ def test_every_viewer_gets_the_same_public_seats_from_the_engine(bot_table, alic
 
 def test_the_hand_draws_every_tile_and_a_discard_button_for_each_discardable_one(mid_hand, alice):
     """The viewer's hand in the controls region: each concealed tile once, as a button sending its
-    discard at the frame's version exactly when it may be discarded."""
+    discard exactly when it may be discarded; no form carries the version (the browser adds the
+    frame stamp's, static/js/table.js), so the region does not change with every version."""
     ctx = rendering.table_context(Table.objects.get(pk=mid_hand.pk), alice)
     for discards in (ctx["discards"], set(ctx["my_hand"][::2]), set()):
         values = {**ctx, "discards": discards, "version": 1234, "drawn": None, "oob": False}
@@ -286,8 +293,7 @@ def test_the_hand_draws_every_tile_and_a_discard_button_for_each_discardable_one
         hand = html[html.index('data-zone="hand"') : html.index("</div>", html.index('data-zone="hand"'))]
         assert hand.count('data-tile="') == len(ctx["my_hand"])
         expected = [t for t in ctx["my_hand"] if t in discards]
-        sent = re.findall(
-            r'name="action" value="0:discard:(\w+)"><input type="hidden" name="version" value="1234">', hand
-        )
+        sent = re.findall(r'name="action" value="0:discard:(\w+)"', hand)
         assert sent == expected
+        assert "1234" not in html and 'name="version"' not in html
         assert hand.count('data-testid="discard"') == len(expected)

@@ -24,6 +24,7 @@ from games import services
 from games.models import Seat, Table
 from games.presentation import rendering, viewmodels
 from games.presentation.jinja import csrf_field, timestamp
+from games.services.commands import Move
 
 from .helpers import press_next_hand_for_all, start_match, state_of
 
@@ -81,7 +82,7 @@ def check_frame(table_id: int, seat: int | None, user, seen: set[str]) -> None:
     legal = view["legal_actions"]
     discards = re.findall(rf'name="action" value="({seat}:discard:\w+)"', hand)
     assert sorted(set(discards)) == sorted(a for a in legal if ":discard:" in a)
-    buttons = re.findall(r'class="choice-form"><input type="hidden" name="action" value="([^"]+)"', controls)
+    buttons = re.findall(r'<button name="action" value="([^"]+)" class="choice ', controls)
     assert sorted(buttons) == sorted(a for a in legal if ":discard:" not in a)
     for mark in ("countdown", "discard-drawn", "choice-", "claim-tile", "cancel-autoplay", "&lt;b&gt;Ben"):
         if mark in html:
@@ -108,7 +109,7 @@ def test_whole_hands_render_for_every_viewer(four):
         seat = next(s for s in state.pending_seats() if state.legal_actions(s))
         move = str(state.timeout_action(seat))
         version = Table.objects.get(pk=table.pk).version
-        services.table_act(table_id=table.pk, user=users[seat], action=move, version=version)
+        services.table_act(table_id=table.pk, user=users[seat], action=Move.parse(move), version=version)
     assert hands == 2
     assert {"countdown", "discard-drawn", "choice-", "cancel-autoplay", "&lt;b&gt;Ben"} <= seen
     assert {"settlement open", "block-revealed"} <= seen

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Table
+from games.services.commands import Move
 
 from .helpers import state_of
 
@@ -27,7 +28,9 @@ def test_run_clock_plays_a_due_bot_move(bot_table, alice, settings):
     state = state_of(bot_table)
     if 0 in state.pending_seats():  # alice first: then a bot is to move
         action = str(state.timeout_action(0))
-        services.table_act(table_id=bot_table.pk, user=alice, action=action, version=bot_table.version)
+        services.table_act(
+            table_id=bot_table.pk, user=alice, action=Move.parse(action), version=bot_table.version
+        )
     assert 0 not in state_of(bot_table).pending_seats()
     Table.objects.filter(pk=bot_table.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     before = Table.objects.get(pk=bot_table.pk).version

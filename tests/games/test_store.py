@@ -1,6 +1,6 @@
 """games.store: the one reader and writer of a table's hand state and action log.
 
-The lock takes the Table row alone, then reads the table, room, hand and seats in one statement; an
+The lock takes the Table row alone, then reads the table with its room and hand, and its seats; an
 action appends one Action row and writes the Table row without the log; a load is the saved state,
 from this process's copy when it is the one saved, else replayed from the deal and the rows."""
 
@@ -20,6 +20,7 @@ from games import services, store
 from games.engine.state import GameState
 from games.models import Action, Room, Seat, Table
 from games.services import ServiceError, current_hand, play
+from games.services.commands import Move
 
 from .helpers import advance_to_seat_zero
 
@@ -59,7 +60,7 @@ def one_step(table, alice, committed) -> None:
     table.refresh_from_db()
     state = store.load(table)
     if 0 in state.pending_seats() and state.legal_actions(0):
-        move = str(state.timeout_action(0))
+        move = Move.of(state.timeout_action(0))
         committed(services.table_act, table_id=table.pk, user=alice, action=move, version=table.version)
     else:
         assert committed(services.clock_tick, now=timezone.now()) > 0
@@ -72,14 +73,20 @@ def statements(ctx: CaptureQueriesContext) -> list[str]:
 # --- the lock ------------------------------------------------------------------------------------
 
 
-def test_the_lock_reads_the_table_row_alone_then_the_seats_with_table_room_and_hand(bot_table):
+def test_the_lock_takes_the_table_row_alone_then_reads_the_table_room_hand_and_seats(bot_table):
     with CaptureQueriesContext(connection) as ctx:
         table = store.lock(bot_table.pk)
-    lock_sql, read_sql = statements(ctx)
-    assert 'FROM "games_table"' in lock_sql and "JOIN" not in lock_sql
+    sql = statements(ctx)
     if connection.features.has_select_for_update:
-        assert "FOR UPDATE" in lock_sql
-    assert 'FROM "games_seat"' in read_sql and '"games_room"' in read_sql and '"games_hand"' in read_sql
+        # one round trip: the lock on the Table row alone, then the two reads, each its own statement
+        (sent,) = sql
+        lock_sql, table_sql, seat_sql = sent.split("; ")
+        assert 'FROM "games_table"' in lock_sql and "JOIN" not in lock_sql and "FOR UPDATE" in lock_sql
+        assert "FOR UPDATE" not in table_sql + seat_sql
+    else:  # SQLite: no row lock, the table's read is the check
+        table_sql, seat_sql = sql
+    assert 'FROM "games_table"' in table_sql and '"games_room"' in table_sql and '"games_hand"' in table_sql
+    assert 'FROM "games_seat"' in seat_sql and "JOIN" not in seat_sql
     with CaptureQueriesContext(connection) as ctx:
         assert table.room.pk == bot_table.room_id and table.hand.pk == bot_table.hand_id
         seats = store.seats(table)
@@ -147,13 +154,19 @@ def test_an_action_appends_one_row_and_does_not_rewrite_the_log(bot_table, alice
     deal = Table.objects.get(pk=bot_table.pk).state
     with CaptureQueriesContext(connection) as ctx:
         services.table_act(
-            table_id=bot_table.pk, user=alice, action=str(state.timeout_action(0)), version=bot_table.version
+            table_id=bot_table.pk,
+            user=alice,
+            action=Move.of(state.timeout_action(0)),
+            version=bot_table.version,
         )
     after = list(Action.objects.filter(hand_id=bot_table.hand_id).order_by("seq").values_list("pk", "action"))
     assert after[: len(before)] == before and len(after) == len(before) + 1
     table = Table.objects.get(pk=bot_table.pk)
     assert table.state == {**deal, "moves": len(after)} and "actions" not in table.state
-    (update,) = [sql for sql in statements(ctx) if sql.startswith("UPDATE")]
+    updates = [sql for sql in statements(ctx) if sql.startswith("UPDATE")]
+    # an answer that ends a claim window also stamps the window's end on its own row (store.release)
+    (update,) = [sql for sql in updates if not sql.startswith('UPDATE "games_action" SET "version"')]
+    assert len(updates) <= 2
     assert '"games_table"' in update and '"actions"' not in update and after[-1][1] not in update
     row = Action.objects.get(hand_id=table.hand_id, seq=len(after))
     assert row.version == table.version and row.seat == 0 and not row.by_clock
@@ -174,7 +187,7 @@ def test_the_version_check_refuses_a_stale_version_and_changes_nothing(bot_table
         services.table_act(
             table_id=bot_table.pk,
             user=alice,
-            action=str(state.timeout_action(0)),
+            action=Move.of(state.timeout_action(0)),
             version=bot_table.version - 5,
         )
     assert err.value.code == "stale_version"
@@ -188,7 +201,9 @@ def test_the_copy_is_the_saved_state_through_a_whole_hand(bot_table, alice, comm
     for _ in range(3000):
         one_step(bot_table, alice, committed)
         table = Table.objects.get(pk=bot_table.pk)
-        assert store._saved[table.pk].version == table.version  # the copy, not a replay, is read
+        assert (
+            store._snapshots.get(table.pk, table.version).pickled is not None
+        )  # the copy, not a replay, is read
         copy, cold = store.load(table), replayed(table)
         assert copy.to_json() == cold.to_json()
         assert store.state_json(copy) == table.state
@@ -219,7 +234,7 @@ def test_a_row_written_elsewhere_is_read_from_the_rows(bot_table, alice, committ
     one_step(bot_table, alice, committed)
     table = Table.objects.get(pk=bot_table.pk)
     assert store.load(table) is not None
-    saved = store._saved[table.pk]
+    saved = store._snapshots.get(table.pk, table.version)
     assert saved.matches(table)
     # The copy is for that exact row: not for another version, hand or deal of the table.
     for name, value in (
@@ -247,7 +262,7 @@ def test_a_rolled_back_save_is_not_remembered(bot_table, alice, django_capture_o
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError), transaction.atomic():
         one_step(bot_table, alice, lambda verb, **kwargs: verb(**kwargs))
         raise RuntimeError("a later step of the same transaction failed")
-    assert store._saved == {}
+    assert len(store._snapshots) == 0
     table = Table.objects.get(pk=bot_table.pk)
     assert store.load(table).to_json() == replayed(bot_table).to_json()
     assert table.version == bot_table.version
@@ -262,18 +277,26 @@ def test_each_load_is_a_new_object(bot_table, alice, committed):
     assert second.to_json() == replayed(table).to_json()
 
 
-def test_the_broadcast_gets_the_saved_state_and_hand_number(bot_table, alice, committed, monkeypatch):
-    from games.services import changes
+def test_the_saved_version_is_kept_before_the_broadcast_leaves(bot_table, alice, committed, monkeypatch):
+    """The snapshot of the version a service saved is in the store's cache, with its state and hand
+    number, when the broadcast announcing that version is sent (the sockets here render from it)."""
+    from games.services import broadcast
 
-    handed = []
-    monkeypatch.setattr(changes, "on_commit_table_changed", lambda *a, **k: handed.append((a, k)))
+    kept = []
+
+    def send(group, message):
+        if message.get("type") == "table.update":
+            kept.append((message["version"], store._snapshots.get(message["table_id"], message["version"])))
+
+    monkeypatch.setattr(broadcast, "_send", send)
     one_step(bot_table, alice, committed)
     table = Table.objects.get(pk=bot_table.pk)
-    (table_id, version), kwargs = handed[-1]
-    assert (table_id, version) == (table.pk, table.version)
-    assert kwargs["state"].to_json() == replayed(table).to_json()
-    assert kwargs["hand_number"] == current_hand(table).number == 1
-    assert play.load_state(table).to_json() == kwargs["state"].to_json()
+    version, snapshot = kept[-1]
+    assert version == table.version and snapshot is not None and snapshot.matches(table)
+    assert snapshot.state.to_json() == replayed(table).to_json()
+    assert snapshot.hand_number == current_hand(table).number == 1
+    assert play.load_state(table).to_json() == snapshot.state.to_json()
+    assert play.load_state(table) is not snapshot.state  # a service gets its own copy
 
 
 def plain(value):
@@ -307,3 +330,25 @@ def test_the_pickled_copy_has_every_field_of_the_state():
             state.apply(bot.choose(state, seat))
         assert plain(pickle.loads(store._dumps(state))) == plain(state)
     assert seen_melds
+
+
+def test_the_snapshot_cache_is_bounded_and_drops_the_least_recently_used_version():
+    snapshots = store._Snapshots(3)
+
+    def kept(table_id: int, version: int) -> store.Snapshot:
+        snapshot = store.Snapshot(Table(pk=table_id, version=version, state={"moves": version}), state=None)
+        snapshots.put(snapshot)
+        return snapshot
+
+    one_1, one_2, two_1 = kept(1, 1), kept(1, 2), kept(2, 1)
+    assert snapshots.newest(1) is one_2 and snapshots.newest(2) is two_1
+    assert snapshots.get(1, 1) is one_1  # used: now the most recent
+    two_2 = kept(2, 2)
+    assert len(snapshots) == 3
+    assert snapshots.get(1, 2) is None  # the least recently used went
+    assert [snapshots.get(1, 1), snapshots.get(2, 1), snapshots.get(2, 2)] == [one_1, two_1, two_2]
+    assert snapshots.newest(2) is two_2 and snapshots.newest(1) is None
+    again = kept(1, 1)  # the same key again: replaced, nothing else goes
+    assert len(snapshots) == 3 and snapshots.get(1, 1) is again and snapshots.newest(1) is again
+    kept(2, 1)  # an older version kept again does not hide a newer one
+    assert snapshots.newest(2) is two_2

@@ -16,7 +16,7 @@ from games import services, store
 from games.models import Action, Hand, Seat, Table
 from games.store import ACTION_FIELDS as _ACTION_FIELDS
 from games.store import STATE_FIELDS as _STATE_FIELDS
-from games.store import _lock_row
+from games.store import _lock_row, _locked_table_row
 from games.store import _locked_seat_rows as _seat_rows
 from games.store import _sql as compiled
 
@@ -34,20 +34,33 @@ def same_objects(found, expected) -> None:
 
 
 def compiled_lock(table_id, skip_locked=False, **conditions):
-    """The lock (the Table row alone), then the read of the row with its room and hand."""
-    names = tuple(sorted(conditions))
-    locked = compiled.select(
-        ("test_lock", skip_locked, names),
-        lambda pk, *vals: _lock_row(pk, skip_locked, dict(zip(names, vals, strict=True))),
-        [table_id, *(conditions[name] for name in names)],
-    )
-    return [compiled.select(("test_read",), _seat_rows, [table_id])[0].table] if locked else []
+    """The store's lock: the Table row (with its room and hand) when it matches, else nothing."""
+    table = store.lock(table_id, skip_locked=skip_locked, **conditions)
+    return [] if table is None else [table]
 
 
 def orm_lock(table_id, skip_locked=False, **conditions):
-    if not list(_lock_row(table_id, skip_locked, conditions)):
-        return []
-    return [list(_seat_rows(table_id))[0].table]
+    """The ORM's queries for the same: the lock on the Table row alone (where rows are locked), then
+    the table with its room and hand, then the seats."""
+    if compiled.locks_rows():
+        if not list(_lock_row(table_id, skip_locked, conditions)):
+            return []
+        conditions = {}
+    tables = list(_locked_table_row(table_id, conditions))
+    if tables:
+        list(_seat_rows(table_id))
+    return tables
+
+
+def same_sql(fast, orm) -> None:
+    """The compiled path sent the ORM's statements: in one round trip where there are row locks."""
+    expected = [q["sql"] for q in orm.captured_queries]
+    sent = [q["sql"] for q in fast.captured_queries]
+    if compiled.locks_rows():  # the lock and both reads, sent together (the reads find nothing unlocked)
+        assert len(sent) == 1, sent
+        sent = sent[0].split("; ")
+        assert len(sent) == 3
+    assert sent[: len(expected)] == expected
 
 
 @pytest.mark.parametrize(
@@ -73,7 +86,7 @@ def test_the_locked_table_read_finds_what_the_orm_finds(bot_table, room, alice, 
             with CaptureQueriesContext(connection) as orm:
                 expected = orm_lock(table.pk, skip_locked, **conditions)
             same_objects(found, expected)
-            assert [q["sql"] for q in fast.captured_queries] == [q["sql"] for q in orm.captured_queries]
+            same_sql(fast, orm)
             for obj, want in zip(found, expected, strict=True):
                 same_objects([obj.room], [want.room])
                 assert (obj.hand is None) == (want.hand is None)
@@ -89,12 +102,11 @@ def test_the_lock_of_a_table_is_the_orm_query(bot_table):
         expected = orm_lock(bot_table.pk)
     with CaptureQueriesContext(connection) as fast:
         table = store.lock(bot_table.pk)
-    assert [q["sql"] for q in fast.captured_queries[:2]] == [q["sql"] for q in orm.captured_queries]
+    same_sql(fast, orm)
     same_objects([table], expected)
-    lock_sql = fast.captured_queries[0]["sql"]
-    assert "JOIN" not in lock_sql
     if connection.features.has_select_for_update:
-        assert "FOR UPDATE" in lock_sql
+        lock_sql = fast.captured_queries[0]["sql"].split("; ")[0]
+        assert "JOIN" not in lock_sql and "FOR UPDATE" in lock_sql
 
 
 def test_the_seats_read_finds_what_the_orm_finds(bot_table, room, alice):
@@ -158,6 +170,22 @@ def test_the_action_insert_writes_the_row_the_orm_writes(bot_table):
     expected = values(Action.objects.get(pk=orm.pk))
     assert {**values(written), "id": None, "seq": None} == {**expected, "id": None, "seq": None}
     assert orm.created <= timezone.now() and now <= orm.created
+
+
+def test_an_update_by_keys_changes_the_rows_the_orm_changes(bot_table):
+    """The stamp of a claim window's end on the answer logged last (games.store.release)."""
+    hand = Hand.objects.get(match__table=bot_table)
+    for seq, version in ((900, 50), (901, 51), (902, 51), (903, 52)):
+        Action.objects.create(hand=hand, seq=seq, seat=1, action="1:pass", version=version)
+    with CaptureQueriesContext(connection) as fast:
+        changed = compiled.update_where(Action, ("version",), (60,), hand_id=hand.pk, version=51)
+    assert changed == 2
+    rows = Action.objects.filter(hand=hand, seq__gte=900).order_by("seq").values_list("version", flat=True)
+    assert list(rows) == [50, 60, 60, 52]
+    with CaptureQueriesContext(connection) as orm:
+        assert Action.objects.filter(hand_id=hand.pk, version=51).update(version=60) == 0  # done already
+    assert [q["sql"] for q in fast.captured_queries] == [q["sql"] for q in orm.captured_queries]
+    assert compiled.update_where(Action, ("version",), (70,), hand_id=hand.pk, version=99) == 0
 
 
 FIELDS = _STATE_FIELDS  # what a saved hand state writes (games/services/play.py)

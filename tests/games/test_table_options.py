@@ -18,7 +18,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
-from games import services
+from games import services, store
 from games.engine import garden as engine_garden
 from games.engine.actions import Action as EngineAction
 from games.engine.rules import Rules
@@ -27,19 +27,19 @@ from games.engine.tiles import code_to_str
 from games.models import Action, Hand, Match, Seat, Table
 from games.presentation import rendering
 from games.services import ServiceError
+from games.services.commands import Move
 from games.services.house_options import DECLARED_DISCARD_PAUSE, SWAP_WINDOW_SECONDS
 from history.models import HandRecord
 from ledger.models import Journal
 
-from .helpers import press_next_hand_for_all, put_state, started_table, state_of
+from .helpers import deal_in_and_win, press_next_hand_for_all, put_state, started_table, state_of
 
 
 @pytest.fixture(autouse=True)
 def _fresh_render_cache():
     """Tests here rig the same hands at tables with the same ids: a version this process rendered for
     an earlier test's table must not stand in for this one's."""
-    rendering._versions.clear()
-    rendering._loaded.clear()
+    store.forget_all()
 
 
 def options_room(room, **options) -> None:
@@ -120,7 +120,9 @@ def test_a_swap_chosen_on_an_earlier_frame_of_the_window_is_still_current(swap_t
 
 
 def test_skipping_the_swap(swap_table, alice):
-    services.table_act(table_id=swap_table.pk, user=alice, action="0:skip", version=swap_table.version)
+    services.table_act(
+        table_id=swap_table.pk, user=alice, action=Move.parse("0:skip"), version=swap_table.version
+    )
     state = state_of(swap_table)
     assert state._swap_done[0] and not state.buried[0]
 
@@ -143,7 +145,11 @@ def test_bad_swaps_are_refused_and_change_nothing(swap_table, alice):
     unchanged(swap_table, swap(hand[:5], version=v + 1), "stale_version")
     unchanged(swap_table, swap(hand[:5], version=v - 1), "stale_version")
     bury_one = partial(
-        services.table_act, table_id=swap_table.pk, user=alice, action=f"0:bury:{hand[0]}", version=v
+        services.table_act,
+        table_id=swap_table.pk,
+        user=alice,
+        action=Move.parse(f"0:bury:{hand[0]}"),
+        version=v,
     )
     unchanged(swap_table, bury_one, "bad_swap")
     services.table_swap(table_id=swap_table.pk, user=alice, tiles=hand[:5], version=v)
@@ -152,7 +158,9 @@ def test_bad_swaps_are_refused_and_change_nothing(swap_table, alice):
 
 
 def test_outside_the_window_a_swap_is_refused(swap_table, alice):
-    services.table_act(table_id=swap_table.pk, user=alice, action="0:skip", version=swap_table.version)
+    services.table_act(
+        table_id=swap_table.pk, user=alice, action=Move.parse("0:skip"), version=swap_table.version
+    )
     services.clock_tick(now=swap_table.changed + timedelta(seconds=1))
     swap_table.refresh_from_db()
     assert state_of(swap_table).phase != "swap"  # the bots skipped and play on until alice must act
@@ -162,7 +170,11 @@ def test_outside_the_window_a_swap_is_refused(swap_table, alice):
     )
     unchanged(swap_table, swap, "swap_closed")
     skip = partial(
-        services.table_act, table_id=swap_table.pk, user=alice, action="0:skip", version=swap_table.version
+        services.table_act,
+        table_id=swap_table.pk,
+        user=alice,
+        action=Move.parse("0:skip"),
+        version=swap_table.version,
     )
     unchanged(swap_table, skip, "swap_closed")
 
@@ -225,7 +237,9 @@ def declare_table(room, alice, *, wall: str) -> Table:
 
 def after_each_other_seat_discards(table: Table, alice, draws: int = 3) -> GameState:
     """alice declares on 5z; the next `draws` seats discard what they draw (engine moves, rigged)."""
-    services.table_act(table_id=table.pk, user=alice, action="0:declare:5z", version=table.version)
+    services.table_act(
+        table_id=table.pk, user=alice, action=Move.parse("0:declare:5z"), version=table.version
+    )
     state = state_of(table)
     for _ in range(draws):
         seat = state.current_seat
@@ -245,12 +259,14 @@ def test_only_a_discard_that_leaves_the_hand_ready_may_be_declared(room, alice, 
             services.table_act,
             table_id=table.pk,
             user=alice,
-            action=f"0:declare:{tile}",
+            action=Move.parse(f"0:declare:{tile}"),
             version=table.version,
         )
 
     unchanged(table, declare("1m"), "declare_not_ready")  # 112345678999m5z waits on nothing
-    services.table_act(table_id=table.pk, user=alice, action="0:declare:5z", version=table.version)
+    services.table_act(
+        table_id=table.pk, user=alice, action=Move.parse("0:declare:5z"), version=table.version
+    )
     state = state_of(table)
     assert state.declared[0] and code_to_str(state.rivers[0][-1].tile) == "5z"
     for viewer in (alice, bob, AnonymousUser()):
@@ -271,7 +287,11 @@ def test_an_undeclared_seat_is_not_offered_a_win_on_a_complete_hand(room, alice)
     html = region(frame(table, alice), "controls")
     assert "choice-self_win" not in html and "choice-declare" in html
     self_win = partial(
-        services.table_act, table_id=table.pk, user=alice, action="0:self_win", version=table.version
+        services.table_act,
+        table_id=table.pk,
+        user=alice,
+        action=Move.parse("0:self_win"),
+        version=table.version,
     )
     unchanged(table, self_win, "not_a_win")
 
@@ -313,10 +333,14 @@ def test_a_declared_seat_is_offered_a_win_but_may_not_claim(room, alice):
     html = region(frame(table, alice), "controls")
     assert "choice-win" in html and "choice-pong" not in html and "choice-exposed_kong" not in html
     pong = partial(
-        services.table_act, table_id=table.pk, user=alice, action="0:pong:9m", version=table.version
+        services.table_act,
+        table_id=table.pk,
+        user=alice,
+        action=Move.parse("0:pong:9m"),
+        version=table.version,
     )
     unchanged(table, pong, "declared_no_melds")
-    services.table_act(table_id=table.pk, user=alice, action="0:win:9m", version=table.version)
+    services.table_act(table_id=table.pk, user=alice, action=Move.parse("0:win:9m"), version=table.version)
     assert state_of(table).phase == "ended"
 
 
@@ -339,12 +363,7 @@ def deal_bob_a_win(table: Table, alice, bob) -> None:
     state = GameState.from_setup(
         hands=[ALICE_DEALS_IN, BOB_NINE_GATES_P, *OTHERS], wall="2s3s4s5s6s", dealer=0, rules=Rules(garden=1)
     )
-    put_state(table, state)
-    table.refresh_from_db()
-    services.table_act(table_id=table.pk, user=alice, action="0:discard:5p", version=table.version)
-    table.refresh_from_db()
-    services.table_act(table_id=table.pk, user=bob, action="1:win:5p", version=table.version)
-    table.refresh_from_db()
+    deal_in_and_win(table, state, alice, bob)
 
 
 def test_chips_are_shown_and_a_hand_pays_only_what_the_stacks_cover(garden_table, alice, bob):

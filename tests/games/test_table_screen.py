@@ -72,12 +72,12 @@ def _finished(win: bool) -> GameState:
 
 def _seats(state: GameState) -> list:
     public = state.public_view()
-    out = []
-    for data in public.seats:
-        seat = viewmodels.SeatView(data.seat, "bottom", f"P{data.seat}", False, False, True)
-        vars(seat).update(viewmodels.public_seat(public, data))
-        out.append(seat)
-    return out
+    return [
+        viewmodels.SeatView(
+            data.seat, "bottom", f"P{data.seat}", False, False, True, **viewmodels.public_seat(public, data)
+        )
+        for data in public.seats
+    ]
 
 
 def test_the_settlement_panel_lays_down_every_hand_and_explains_the_win():
@@ -127,3 +127,12 @@ def test_a_discard_win_on_a_tile_the_winner_already_held_shows_all_fourteen_tile
     assert row.winning_tile == "9p"
     assert sorted(row.concealed) == sorted(f"{n}p" for n in "1112345678999")
     assert _shown(row) == 14
+
+
+def test_a_planned_tables_panel_names_the_plans_dealer_not_the_rules():
+    state = _finished(win=True)
+    planned = (state.result.dealer_next + 2) % 4
+    panel = settlement_panel(state, _seats(state), [0, 0, 0, 0], planned=True, planned_dealer=planned)
+    assert panel.dealer_next == f"P{planned}"
+    last = settlement_panel(state, _seats(state), [0, 0, 0, 0], planned=True, planned_dealer=None)
+    assert last.dealer_next == ""

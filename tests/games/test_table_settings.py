@@ -22,6 +22,7 @@ from games.services.table_settings import (
     table_change_settings,
     table_open,
 )
+from games.table_options import DEFAULTS, OPTIONS_BY_KEY, applies
 
 from .helpers import replay_hand, state_of
 
@@ -47,12 +48,14 @@ def test_a_table_opened_with_choices_deals_with_them(room, alice):
     table = table_open(room_id=room.pk, user=alice, choices=lazi_choices())
     assert (table.preset, table.stake, table_timers(table)) == ("lazi", 2, (30, 10))
     rules = table_rules(table)
+    # 包冲 is `standard`'s only (§11): a lazi table does not keep it.
     assert (rules.preset, rules.payment, rules.declare_ready, rules.menqing) == (
         "lazi",
-        "bao_chong",
+        "discarder",
         True,
         "lezi",
     )
+    assert table.options == {"declare_ready": True}
     assert table.seats.get(index=0).stake_accepted  # the creator chose the stake
     services.table_fill_bots(table_id=table.pk, user=alice)
     services.table_start(table_id=table.pk, user=alice)
@@ -160,7 +163,9 @@ def test_bots_and_the_clock_play_a_hand_with_each_option(room, alice, preset, op
         assert services.clock_tick(now=timezone.now()) > 0
     state = state_of(table)
     assert state.phase == "ended"
-    assert all(getattr(state.rules, key) == value for key, value in options.items())
+    kept = {key: value for key, value in options.items() if applies(OPTIONS_BY_KEY[key], preset)}
+    assert all(getattr(state.rules, key) == value for key, value in kept.items())
+    assert all(getattr(state.rules, key) == DEFAULTS[key] for key in options.keys() - kept.keys())
     hand = Hand.objects.get(pk=table.hand_id)
     assert hand.result is not None and sum(hand.result["payments"]) == 0
     assert replay_hand(hand).result.to_json() == state.result.to_json()

@@ -13,21 +13,22 @@ def render(text: str, **context) -> str:
 
 
 @pytest.mark.parametrize(
-    "tile, face, css",
+    "tile, face",
     [
-        ("5p", ["五", "筒"], "tile-p"),
-        ("1m", ["一", "万"], "tile-m"),
-        ("9s", ["九", "条"], "tile-s"),
-        ("1z", ["东"], "tile-z"),
-        ("7z", ["中"], "red"),
-        ("6z", ["发"], "green"),
-        ("5z", ["白"], "white"),
-        ("8f", ["菊"], "tile-f"),
+        ("5p", ["五", "筒"]),
+        ("1m", ["一", "万"]),
+        ("9s", ["九", "条"]),
+        ("1z", ["东"]),
+        ("7z", ["中"]),
+        ("6z", ["发"]),
+        ("5z", ["白"]),
+        ("8f", ["菊"]),
     ],
 )
-def test_faces(tile, face, css):
+def test_faces(tile, face):
     html = render("{% tile t %}", t=tile)
-    assert f'data-tile="{tile}"' in html and css in html
+    # data-tile says the suit; no class repeats it (a frame carries a hundred tiles)
+    assert f'data-tile="{tile}"' in html and 'class="tile"' in html
     assert all(part in html for part in face)
 
 

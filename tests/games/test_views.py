@@ -8,6 +8,7 @@ from django.test import Client
 
 from games import services
 from games.models import Room, Table
+from games.services.commands import Move
 
 pytestmark = pytest.mark.django_db
 
@@ -204,7 +205,9 @@ def test_countdown_only_for_the_person_being_waited_on(bot_table, alice, bob):
                 )
         if 0 in state.pending_seats() and state.legal_actions(0):
             move = str(state.timeout_action(0))
-            services.table_act(table_id=bot_table.pk, user=alice, action=move, version=bot_table.version)
+            services.table_act(
+                table_id=bot_table.pk, user=alice, action=Move.parse(move), version=bot_table.version
+            )
         else:
             # Look at the bot's turn before it moves: the clock only plays it on the next tick.
             services.clock_tick(now=timezone.now())

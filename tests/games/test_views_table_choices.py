@@ -68,12 +68,12 @@ def test_the_form_needs_a_login(client_for, room):
 
 def test_posting_the_form_opens_a_private_table_with_the_choices(client_for, room, alice, bob):
     a = client_for(alice)
-    response = a.post(f"/rooms/{room.pk}/tables/choose/", form_data())
+    response = a.post(f"/rooms/{room.pk}/tables/choose/", form_data(preset="standard"))
     table = Table.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/table/{table.pk}/"
     rules = table_rules(table)
     assert (rules.preset, rules.payment, rules.declare_ready, rules.swap_tiles, rules.menqing) == (
-        "lazi",
+        "standard",
         "bao_chong",
         True,
         True,
@@ -95,7 +95,7 @@ def test_posting_the_form_opens_a_private_table_with_the_choices(client_for, roo
     invite = b.get(f"/join/{table.invite_code.lower()}/")
     html = invite.content.decode()
     assert invite.status_code == 200
-    assert "喇子" in html and "包冲" in html and 'data-testid="invite-sit"' in html
+    assert "上海清混碰" in html and "包冲" in html and 'data-testid="invite-sit"' in html
     assert b.post(f"/table/{table.pk}/sit/").status_code == 302
     assert table.seats.filter(user=bob).exists()
     assert 'data-testid="invite-sit"' not in b.get(f"/join/{table.invite_code}/").content.decode()
@@ -164,7 +164,7 @@ def test_an_option_the_room_does_not_allow_is_not_offered_and_not_taken(client_f
     Room.objects.filter(pk=room.pk).update(allowed_options=["payment"])
     html = client_for(alice).get(f"/rooms/{room.pk}/tables/choose/").content.decode()
     assert 'name="opt_payment"' in html and 'name="opt_declare_ready"' not in html
-    client_for(alice).post(f"/rooms/{room.pk}/tables/choose/", form_data())
+    client_for(alice).post(f"/rooms/{room.pk}/tables/choose/", form_data(preset="standard"))
     table = Table.objects.get()
     assert table.options == {"payment": "bao_chong"} and not table_rules(table).declare_ready
 
@@ -206,7 +206,7 @@ def test_the_room_admin_saves_limits_through_the_service(staff_client, room, ali
         "ready_timeout": "15",
         "grace_period": "60",
         "is_open": "on",
-        "allowed_presets": ["lazi"],
+        "allowed_presets": ["lazi", "standard"],
         "allowed_options": ["garden"],
         "timer_min": "10",
         "timer_max": "40",
@@ -216,7 +216,7 @@ def test_the_room_admin_saves_limits_through_the_service(staff_client, room, ali
     assert staff_client.post("/admin/games/room/add/", data).status_code == 302
     new = Room.objects.get(name="Limits")
     assert (new.allowed_presets, new.allowed_options, new.timer_min, new.timer_max, new.stakes) == (
-        ["lazi"],
+        ["standard", "lazi"],
         ["garden"],
         10,
         40,
@@ -232,3 +232,73 @@ def test_the_room_admin_saves_limits_through_the_service(staff_client, room, ali
     refused = staff_client.post("/admin/games/room/add/", {**data, "name": "Bad", "preset": "home"})
     assert refused.status_code == 200 and "allowed_presets" in refused.context["adminform"].form.errors
     assert not Room.objects.filter(name="Bad").exists()
+
+
+# --- options only the standard preset uses (RULES.md §11) --------------------------------------------
+
+
+def test_standard_only_options_are_marked_for_the_page_to_show_only_with_that_preset(client_for, room, alice):
+    html = client_for(alice).get(f"/rooms/{room.pk}/tables/choose/").content.decode()
+    marked = re.findall(r'<p class="field field-opt_(\w+)" data-standard-only', html)
+    assert sorted(marked) == sorted(
+        ["menqing", "gangkai", "haidi", "payment", "qingyise_9_bao", "hand_loss_cap_lezi"]
+    )
+    assert '<p class="field field-opt_garden">' in html and "js/table_new.js" in html
+
+
+def test_a_lazi_table_leaves_out_payment_and_nine_down_with_a_note(client_for, room, alice):
+    """Posted anyway (a browser without the script): the table is opened without them, and the
+    person is told which of their choices the preset does not use."""
+    client = client_for(alice)
+    response = client.post(
+        f"/rooms/{room.pk}/tables/choose/",
+        form_data(preset="lazi", opt_payment="chu_chong", opt_qingyise_9_bao="on", opt_menqing="double"),
+        follow=True,
+    )
+    table = Table.objects.get()
+    assert table.options == {"declare_ready": True, "swap_tiles": True, "garden": "off"}
+    rules = table_rules(table)
+    assert (rules.payment, rules.qingyise_9_bao) == ("discarder", False)
+    page = response.content.decode()
+    assert "放冲、清一色九张落地包输只用于上海清混碰，这张桌子不用。" in page
+    assert 'data-option="payment"' not in page and 'data-option="qingyise_9_bao"' not in page
+    assert 'data-option="declare_ready"' in page
+
+
+def test_choices_left_as_offered_bring_no_note(client_for, room, alice):
+    response = client_for(alice).post(
+        f"/rooms/{room.pk}/tables/choose/",
+        form_data(preset="home", opt_payment="discarder", opt_menqing="double", opt_hand_loss_cap_lezi="5"),
+        follow=True,
+    )
+    assert response.status_code == 200 and "只用于上海清混碰" not in response.content.decode()
+    assert "payment" not in Table.objects.get().options
+
+
+def test_a_room_without_the_standard_preset_refuses_its_options_beside_the_field(staff_client):
+    data = {
+        "name": "Lazi only",
+        "preset": "lazi",
+        "discard_timeout": "20",
+        "claim_timeout": "20",
+        "bot_delay": "0",
+        "claim_pause": "1",
+        "bot_level": "easy",
+        "stakes": "[1]",
+        "ready_timeout": "15",
+        "grace_period": "60",
+        "is_open": "on",
+        "allowed_presets": ["lazi"],
+        "allowed_options": ["garden"],
+        "timer_min": "10",
+        "timer_max": "40",
+        "opt_payment": "chu_chong",
+        "opt_hand_loss_cap_lezi": "5",  # the default (an empty field would turn the cap off)
+    }
+    refused = staff_client.post("/admin/games/room/add/", data)
+    assert refused.status_code == 200
+    errors = refused.context["adminform"].form.errors
+    assert "opt_payment" in errors and "只用于上海清混碰" in str(errors["opt_payment"])
+    assert not Room.objects.filter(name="Lazi only").exists()
+    del data["opt_payment"]
+    assert staff_client.post("/admin/games/room/add/", data).status_code == 302

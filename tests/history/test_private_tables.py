@@ -33,6 +33,7 @@ URLS = [
     ("history:replay", "get", "hand"),
     ("history:export", "get", "hand"),
 ]
+# The review URLs take a hand and a seat: tests/history/test_review.py checks them the same way.
 
 
 @pytest.fixture

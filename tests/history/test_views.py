@@ -234,7 +234,7 @@ def test_nav_and_profile_link_to_history(client, alice):
 def test_admin_lists_history_read_only(client, played, django_user_model):
     admin = django_user_model.objects.create_superuser("root", "root@example.com", "pw-123456")
     client.force_login(admin)
-    for name in ("player", "rating", "handrecord"):
+    for name in ("player", "rating", "handrecord", "handreview"):
         response = client.get(reverse(f"admin:history_{name}_changelist"))
         assert response.status_code == 200
         assert client.get(reverse(f"admin:history_{name}_add")).status_code == 403

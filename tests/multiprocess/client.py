@@ -114,6 +114,14 @@ class TableClient:
         return versions[-1] if versions else -1
 
     @property
+    def connection_version(self) -> int:
+        """The newest version the current connection has received (-1 before its snapshot): what
+        its page shows, unlike `version`, which also counts the frames of earlier connections."""
+        start = self.connections[-1] if self.connections else 0
+        versions = [f.version for f in self.frames[start:] if f.version is not None]
+        return versions[-1] if versions else -1
+
+    @property
     def last_frame(self) -> str:
         """What the page shows after the frames so far ("" before the first)."""
         return self.page.html() if self.versions else ""
@@ -149,14 +157,16 @@ class TableClient:
         answered = -1
         while True:
             try:
+                # The current connection's frames only: after a reconnect the page is empty until the
+                # snapshot comes, whatever versions the old connection reached.
                 await self.wait_for(
-                    lambda c, seen=answered: c.hand_ended or c.version > seen,
+                    lambda c, seen=answered: c.hand_ended or c.connection_version > seen,
                     timeout=timeout,
                     what="a frame to answer",
                 )
                 if self.hand_ended:
                     return
-                answered = self.version
+                answered = self.connection_version
                 action = frames.choose_action(frames.legal_actions(self.last_frame)) if act else None
                 if action is not None:
                     self.sent.append((answered, action))

@@ -38,6 +38,8 @@ def cluster(tmp_path_factory) -> Cluster:
         # Every client here connects from 127.0.0.1 (tested in tests/games/test_live_limits.py).
         "SOCKETS_PER_ADDRESS": "0",
         "SPECTATORS_PER_ADDRESS_PER_TABLE": "0",
+        # Hundreds of lobby sockets on two processes (test_pairing.py): a lobby render each every 2 s.
+        "LOBBY_PUSH_INTERVAL": "2",
     }
     cluster = Cluster.create(size=2, log_dir=log_dir, extra_env=extra_env)
     cluster.database.query(AUDIT_SQL)

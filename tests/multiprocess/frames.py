@@ -31,7 +31,13 @@ class _FrameParser(HTMLParser):
         attributes = dict(attrs)
         if attributes.get("id"):
             self.sections.add(attributes["id"])
-        if tag == "input" and attributes.get("name") == "action" and self._nearest("id") == "controls":
+        # a game action: a submit button of the hand's form or of the choices' form (in the action
+        # bar, #controls-bar inside #controls), or a hidden input of a form of its own
+        if (
+            tag in ("input", "button")
+            and attributes.get("name") == "action"
+            and self._nearest("id") in ("controls", "controls-bar")
+        ):
             self.actions.append(attributes.get("value") or "")
         if tag == "input" and attributes.get("name") == "command":
             self.commands.append(attributes.get("value") or "")

@@ -90,23 +90,32 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def post_form(server: DaphneServer, path: str, session_key: str, data: dict | None = None) -> int:
-    """POST a form as the session's user, with a CSRF token as a browser holds it; the HTTP status
-    (a redirect is not followed)."""
+def form_request(
+    server: DaphneServer, path: str, session_key: str, data: dict | None = None, *, htmx: bool = False
+) -> urllib.request.Request:
+    """A form POST as the session's user, with a CSRF token as a browser holds it (`htmx`: sent by
+    htmx, which asks for a fragment)."""
     token = secrets.token_hex(16)
-    request = urllib.request.Request(
+    headers = {
+        "Cookie": f"sessionid={session_key}; csrftoken={token}",
+        "X-CSRFToken": token,
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
+    if htmx:
+        headers["HX-Request"] = "true"
+    return urllib.request.Request(
         server.http_url + path,
         data=urllib.parse.urlencode(data or {}).encode(),
         method="POST",
-        headers={
-            "Cookie": f"sessionid={session_key}; csrftoken={token}",
-            "X-CSRFToken": token,
-            "Content-Type": "application/x-www-form-urlencoded",
-        },
+        headers=headers,
     )
+
+
+def post_form(server: DaphneServer, path: str, session_key: str, data: dict | None = None) -> int:
+    """POST a form as the session's user; the HTTP status (a redirect is not followed)."""
     opener = urllib.request.build_opener(_NoRedirect)
     try:
-        with opener.open(request, timeout=60) as response:
+        with opener.open(form_request(server, path, session_key, data), timeout=60) as response:
             return response.status
     except urllib.error.HTTPError as error:
         return error.code

@@ -209,6 +209,7 @@ def _seeded_table(room: dict | None, found) -> tuple[dict, object, object, list]
     from games import engine
     from games.models import Table
     from games.services import play, table_act
+    from games.services.commands import Move
 
     seeded = tables(count=1, humans=4, room=room)
     info = seeded["tables"][0]
@@ -229,7 +230,7 @@ def _seeded_table(room: dict | None, found) -> tuple[dict, object, object, list]
     with _batched_broadcasts(deliver=True):
         for action in prefix:
             version = Table.objects.get(pk=table.pk).version
-            table_act(table_id=table.pk, user=users[action.seat], action=str(action), version=version)
+            table_act(table_id=table.pk, user=users[action.seat], action=Move.of(action), version=version)
     table.refresh_from_db()
     return info, table, answer, users
 
@@ -257,11 +258,12 @@ def self_draw(*, room: dict | None = None, declare: bool = False, others_ready: 
     self-drawn win (`win`, its action text); with `declare` that win is declared, ending the hand,
     and with `others_ready` the three others then press 下一局 (the winner's press deals)."""
     from games.services import play, table_act, table_next_hand
+    from games.services.commands import Move
 
     info, table, win, users = _seeded_table(room, _self_draw)
     if declare:
         with _batched_broadcasts(deliver=True):
-            table_act(table_id=table.pk, user=users[win.seat], action=str(win), version=table.version)
+            table_act(table_id=table.pk, user=users[win.seat], action=Move.of(win), version=table.version)
             for seat in range(4) if others_ready else ():
                 if seat != win.seat:
                     table_next_hand(table_id=table.pk, user=users[seat])
@@ -280,9 +282,9 @@ COMMANDS = {
 
 
 def main() -> None:
-    from tests.multiprocess import seed_accounts
+    from tests.multiprocess import seed_accounts, seed_pools
 
-    commands = COMMANDS | seed_accounts.COMMANDS
+    commands = COMMANDS | seed_accounts.COMMANDS | seed_pools.COMMANDS
     request = json.loads(sys.stdin.read())
     result = commands[request["command"]](**request["arguments"])
     print(MARKER + json.dumps(result))

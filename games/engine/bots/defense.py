@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from operator import sub
 from typing import NamedTuple
 
+from ..kinds import MeldKind
 from ..scoring.core import meld_hua
 
 # Threat by number of declared melds (more melds: closer to ready, and fewer tiles to hide).
@@ -205,7 +206,7 @@ def _hand_shape(state, other: int, melds) -> tuple[tuple[bool, bool, bool], bool
         first = meld.tiles[0]
         if first < 27:
             suits_in.add(first // 9)
-        if meld.kind == "chow":
+        if meld.kind == MeldKind.CHOW:
             has_chow = True
     one_suit = len(suits_in) <= 1
     pongs = not has_chow
@@ -248,7 +249,7 @@ def threat_value(state, other: int) -> float:
             suits.add(first // 9)
         else:
             honours = True
-        chows = chows or meld.kind == "chow"
+        chows = chows or meld.kind == MeldKind.CHOW
     if shown and not suits:
         return 20.0
     if len(suits) == 1 and (not honours or not chows):

@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..duplicate import DuplicateState
+from ..kinds import Phase, ResultKind
 from ..rules import Rules
 from ..scoring.core import partners_of
 from ..state import SELF_DRAWN
@@ -35,7 +36,7 @@ def deal_seed(seed: str, index: int) -> str:
 
 
 def play(state, bots) -> None:
-    while state.phase != "ended":
+    while state.phase != Phase.ENDED:
         seat = state.pending_seats()[0]
         state.apply(bots[seat].choose(state, seat))
 
@@ -44,7 +45,7 @@ def seat_stats(state, seat: int) -> dict[str, int]:
     """One seat's share of a finished hand: won, dealt in, self-drew, paid as a 承包 partner, drawn."""
     result = state.result
     out = dict.fromkeys(STATS, 0)
-    out["draw"] = int(result.kind == "draw")
+    out["draw"] = int(result.kind == ResultKind.DRAW)
     for w in result.winners:
         if not w.legal:
             continue

@@ -30,6 +30,7 @@ opponents' tiles reaches.
 from __future__ import annotations
 
 from .. import actions
+from ..kinds import ActionKind
 from . import evaluate as ev
 from .defense import live_weights, read_threats, threat_value
 from .normal import NormalBot, Position, claimed_meld
@@ -50,26 +51,43 @@ class HardBot(NormalBot):
         if not pos.plans:
             return super().discard(pos, discards)
         by_tile = {a.tile: a for a in discards}
-        live = live_weights(pos.state, pos.seat, pos.unseen, _SHED_BONUS, _KEEP_COST)
-        planner = ev.DiscardPlanner(pos.counts, pos.plans, live, self.reach)
-        options = planner.rank(pos.weights(), slack=1, claims=self.claim_reach)
+        options = self.rank_discards(pos)
         return by_tile[self.pick(pos, options, read_threats(pos.state, pos.seat)).tile]
 
+    def rank_discards(self, pos: Position) -> list[ev.DiscardOption]:
+        """Every discard ranked for speed and value, best first, before any danger is weighed."""
+        live = live_weights(pos.state, pos.seat, pos.unseen, _SHED_BONUS, _KEEP_COST)
+        planner = ev.DiscardPlanner(pos.counts, pos.plans, live, self.reach)
+        return planner.rank(pos.weights(), slack=1, claims=self.claim_reach)
+
     def pick(self, pos: Position, options, threats, cautions=None):
+        weighed = self.weigh_threats(pos, options, threats)
+        if weighed is None:
+            return options[0]
+        sure, cautions = weighed
+        return super().pick(pos, options, sure, cautions)
+
+    def weigh_threats(self, pos: Position, options, threats):
+        """(the sure threats, the caution per distance `pick` weighs their danger with), or None
+        when no threat is sure and the first option is taken (the review reads the same figures)."""
         sure = [t for t in threats if t.level >= _SURE_THREAT]
         if not sure:
-            return options[0]
+            return None
         own = pos.weights().get(options[0].plan, 2.0)
         if sum(pos.counts) == 2:
             own = max(own, _DADIAOCHE)  # every other set is on the table: it waits on a pair
         theirs = max(threat_value(pos.state, t.seat) * (2.0 if t.partner else 1.0) for t in sure)
         low, high = _VALUE_RATIO
         ratio = min(high, max(low, theirs / own))
-        return super().pick(pos, options, sure, tuple(c * ratio for c in self.caution))
+        return sure, tuple(c * ratio for c in self.caution)
 
     def claim(self, pos: Position, kinds: dict[str, list[actions.Action]], tile: int) -> actions.Action:
         action = super().claim(pos, kinds, tile)
-        if action.kind == "pass" and sum(pos.counts) == 4 and ("pong" in kinds or "chow" in kinds):
+        if (
+            action.kind == ActionKind.PASS
+            and sum(pos.counts) == 4
+            and (ActionKind.PONG in kinds or ActionKind.CHOW in kinds)
+        ):
             return self.dadiaoche_claim(pos, kinds, tile) or action
         return action
 
@@ -98,7 +116,7 @@ class HardBot(NormalBot):
                 counts[kind] -= 1
         best, best_gain = None, now * waits
         hua = pos.hua
-        for action in (*kinds.get("pong", ()), *kinds.get("chow", ())):
+        for action in (*kinds.get(ActionKind.PONG, ()), *kinds.get(ActionKind.CHOW, ())):
             shape, remove = claimed_meld(action, tile)
             plans = ev.open_plans(pos.shapes + [shape])
             held = list(counts)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 
 from ..actions import Action
+from ..kinds import ActionKind, MeldKind, Phase
 from ..scoring.core import hua_of
 from . import evaluate as ev
 from .defense import chengbao_risk, danger, read_threats, unseen_counts
@@ -45,7 +46,7 @@ class Position:
         self.counts = list(state.counts[seat])
         self.melds = melds = state.melds[seat]
         if melds:
-            self.shapes = [ev.MeldShape(m.tiles[0], m.kind == "chow") for m in melds]
+            self.shapes = [ev.MeldShape(m.tiles[0], m.kind == MeldKind.CHOW) for m in melds]
             self.plans = ev.open_plans(self.shapes)
         else:
             self.shapes = []
@@ -128,21 +129,21 @@ class NormalBot:
         if not legal:
             raise ValueError(f"seat {seat} has nothing to do")
         kinds = _by_kind(legal)
-        for kind in ("self_win", "win"):
+        for kind in (ActionKind.SELF_WIN, ActionKind.WIN):
             if kind in kinds:
                 return kinds[kind][0]
         if len(legal) == 1:
             return legal[0]  # say a 敲 declared seat, which may only discard its drawn tile
-        if state.phase != "turn":
-            if state.phase == "rob":
-                return kinds["pass"][0]
+        if state.phase != Phase.TURN:
+            if state.phase == Phase.ROB:
+                return kinds[ActionKind.PASS][0]
             return self.claim(Position(state, seat), kinds, state.last_discard)
         pos = Position(state, seat)
         kong = self.turn_kong(pos, kinds)
         if kong is not None:
             return kong
-        action = self.discard(pos, kinds["discard"])
-        for declare in kinds.get("declare", ()):
+        action = self.discard(pos, kinds[ActionKind.DISCARD])
+        for declare in kinds.get(ActionKind.DECLARE, ()):
             if declare.tile == action.tile:
                 return declare  # 敲: only a declared seat may win, so declare whenever ready
         return action
@@ -151,13 +152,13 @@ class NormalBot:
 
     def turn_kong(self, pos: Position, kinds: dict[str, list[Action]]) -> Action | None:
         """A concealed or added kong that does not set the hand back (it earns 花 and a draw)."""
-        if "concealed_kong" not in kinds and "added_kong" not in kinds:
+        if ActionKind.CONCEALED_KONG not in kinds and ActionKind.ADDED_KONG not in kinds:
             return None
         before = pos.distance()
-        for action in kinds.get("concealed_kong", ()):
+        for action in kinds.get(ActionKind.CONCEALED_KONG, ()):
             if pos.distance_after({action.tile: 4}, ev.MeldShape(action.tile, False)) <= before:
                 return action
-        for action in kinds.get("added_kong", ()):
+        for action in kinds.get(ActionKind.ADDED_KONG, ()):
             if pos.distance_after({action.tile: 1}, None) > before:
                 continue
             # An added kong can be robbed (the konger pays all three shares): not into a threat.
@@ -261,19 +262,19 @@ class NormalBot:
             before, closest = ev.closest_plans(pos.counts, pos.plans)
         else:
             before, closest = 99, []
-        if "exposed_kong" not in kinds and not any(ev.plan_uses(plan, tile) for plan in closest):
+        if ActionKind.EXPOSED_KONG not in kinds and not any(ev.plan_uses(plan, tile) for plan in closest):
             # A pong or chow of a tile no closest plan uses cannot bring the hand closer: a claimed
             # tile gains at most one step, under a plan already a step farther away.
-            return kinds["pass"][0]
+            return kinds[ActionKind.PASS][0]
         progress: list[tuple[int, int, Action]] = []
         for rank, kind in enumerate(("exposed_kong", "pong", "chow")):
             for action in kinds.get(kind, ()):
                 after = self.after_claim(pos, action, tile)
                 # A kong draws a replacement, so no worse than now is progress (and earns 花).
-                if after <= before if kind == "exposed_kong" else after < before:
+                if after <= before if kind == ActionKind.EXPOSED_KONG else after < before:
                     progress.append((after, rank, action))
         if not progress:
-            return kinds["pass"][0]
+            return kinds[ActionKind.PASS][0]
         after, rank, action = min(progress, key=lambda p: p[:2])
         tied = [p[2] for p in progress if p[0] == after and p[1] > 0]
         if rank == 0 or len(tied) < 2:
@@ -293,7 +294,7 @@ class NormalBot:
         if not plans:
             return (99, 0.0, 0)
         best = ev.DiscardPlanner(counts, plans, pos.unseen, self.reach).rank(claims=self.claim_reach)[0]
-        return (best.shanten, -best.score, 0 if action.kind == "pong" else 1)
+        return (best.shanten, -best.score, 0 if action.kind == ActionKind.PONG else 1)
 
     @staticmethod
     def after_claim(pos: Position, action: Action, tile: int) -> int:
@@ -303,7 +304,7 @@ class NormalBot:
 
 def claimed_meld(action: Action, tile: int) -> tuple[ev.MeldShape, dict[int, int]]:
     """The meld a claim of `tile` declares, and the tiles it takes out of the hand."""
-    if action.kind == "chow":
+    if action.kind == ActionKind.CHOW:
         start = action.tile
         return ev.MeldShape(start, True), {t: 1 for t in (start, start + 1, start + 2) if t != tile}
-    return ev.MeldShape(tile, False), {tile: 3 if action.kind == "exposed_kong" else 2}
+    return ev.MeldShape(tile, False), {tile: 3 if action.kind == ActionKind.EXPOSED_KONG else 2}

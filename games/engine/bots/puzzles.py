@@ -16,6 +16,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..kinds import ActionKind, MeldKind
 from ..melds import Meld, MeldError
 from ..state import GameState, RiverTile
 from ..tiles import N_KINDS, NotationError, code_to_str, format_tiles, parse_tiles
@@ -108,7 +109,7 @@ def parse_puzzle(d: dict) -> Puzzle:
             melds[seat] = tuple(Meld.parse(t) for t in texts)
         except MeldError as exc:
             raise PuzzleError(f"{pid}: {exc}") from None
-        if any(m.kind == "kong_concealed" or m.from_seat in (None, seat) for m in melds[seat]):
+        if any(m.kind == MeldKind.KONG_CONCEALED or m.from_seat in (None, seat) for m in melds[seat]):
             raise PuzzleError(f"{pid}: seat {seat}'s melds are claimed from another seat (`<n`)")
     rivers = {_seat(k, pid): _tiles(v, pid, f"river {k}") for k, v in (d.get("rivers") or {}).items()}
     puzzle = Puzzle(pid, d["kind"], hand, answer_set, reason.strip(), wall, melds, rivers)
@@ -160,4 +161,4 @@ def solve(bot, puzzle: Puzzle) -> int | None:
     """The tile `bot` discards in this position (None if it does something else)."""
     state = position(puzzle)
     action = bot.choose(state, 0)
-    return action.tile if action.kind == "discard" else None
+    return action.tile if action.kind == ActionKind.DISCARD else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..actions import Action
 from ..hand import shanten
+from ..kinds import ActionKind, Phase
 
 
 def _target_suit(counts: list[int], melds) -> int:
@@ -49,15 +50,15 @@ class SimpleBot:
         if not legal:
             raise ValueError(f"seat {seat} has nothing to do")
         first = legal[0]
-        if first.kind == "self_win" or first.kind == "win":
+        if first.kind == ActionKind.SELF_WIN or first.kind == ActionKind.WIN:
             return first
         counts = state.counts[seat]
         melds = state.melds[seat]
         target = _target_suit(counts, melds)
-        if state.phase != "turn":
+        if state.phase != Phase.TURN:
             return self._claim(legal, target)
         for index, action in enumerate(legal):
-            if action.kind == "discard":
+            if action.kind == ActionKind.DISCARD:
                 return self._discard(legal[index:], counts, melds, target)
             return action  # a kong: always taken
         raise ValueError("a turn without a discard")
@@ -67,13 +68,13 @@ class SimpleBot:
         chow = None
         for action in legal:
             kind = action.kind
-            if kind == "pong" or kind == "exposed_kong":
+            if kind == ActionKind.PONG or kind == ActionKind.EXPOSED_KONG:
                 if action.tile >= 27 or action.tile // 9 == target:
                     return action
-            elif kind == "chow":
+            elif kind == ActionKind.CHOW:
                 if chow is None and action.tile // 9 == target:
                     chow = action
-            elif kind == "pass":
+            elif kind == ActionKind.PASS:
                 return chow or action
         return legal[-1]
 

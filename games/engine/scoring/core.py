@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..hand import is_standard_complete, splits
+from ..kinds import MeldKind
 from ..melds import Meld
 from ..rules import Rules
 from ..tiles import (
@@ -218,10 +219,10 @@ FLOWER_HUA = 1  # each flower tile
 
 def meld_hua(meld: Meld) -> int:
     """The 花 of one declared meld (§6): honour pongs and kongs, suit kongs; chows and suit pongs none."""
-    if meld.kind == "chow":
+    if meld.kind == MeldKind.CHOW:
         return 0
     tile = meld.tiles[0]
-    concealed = meld.kind == "kong_concealed"
+    concealed = meld.kind == MeldKind.KONG_CONCEALED
     if is_dragon(tile):
         return (4 if concealed else 3) if meld.is_kong else 2
     if is_wind(tile):
@@ -280,8 +281,8 @@ def candidate_patterns(counts: Sequence[int], melds: Sequence[Meld]) -> list[str
     all pongs" and "some split has a chow"; an all-honours hand with no split is 风一色 (乱风向).
     """
     n_suits, honours = colour(counts, melds)
-    melds_pong = all(m.kind != "chow" for m in melds)
-    readings = {melds_pong and all(kind == "pong" for kind, _ in sets) for sets, _ in splits(counts)}
+    melds_pong = all(m.kind != MeldKind.CHOW for m in melds)
+    readings = {melds_pong and all(kind == MeldKind.PONG for kind, _ in sets) for sets, _ in splits(counts)}
     out = []
     for pengpeng in sorted(readings):
         pattern = pattern_of(n_suits, honours, pengpeng)
@@ -332,7 +333,7 @@ def qualifies(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
         return False
     if n_suits == 1:
         return True
-    return all(m.kind != "chow" for m in melds) and _pengpeng_possible(counts)
+    return all(m.kind != MeldKind.CHOW for m in melds) and _pengpeng_possible(counts)
 
 
 def kaibao(dice: tuple[int, int]) -> bool:
@@ -369,7 +370,7 @@ def nine_down(melds: Sequence[Meld]) -> bool:
     per_suit = [0, 0, 0]
     for meld in melds:
         tile = meld.tiles[0]
-        if meld.kind != "kong_concealed" and tile < 27:
+        if meld.kind != MeldKind.KONG_CONCEALED and tile < 27:
             per_suit[tile // 9] += 1
     return max(per_suit) >= 3
 

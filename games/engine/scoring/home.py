@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..hand import is_all_honours, is_standard_complete, splits, waits
+from ..kinds import MeldKind
 from ..melds import Meld
 from ..rules import Rules
 from ..tiles import N_KINDS, WINDS, is_dragon, is_honour, is_wind
@@ -55,10 +56,10 @@ def wait_candidates(counts_13: Sequence[int], melds: Sequence[Meld]) -> list[int
 
 def _readings(counts: Sequence[int], melds: Sequence[Meld]) -> list[tuple[str, bool]]:
     """(kind: "pengpeng" | "sets" | "qidui" | "honours", whether concealed wind triplets count as pongs)."""
-    melds_pong = all(m.kind != "chow" for m in melds)
+    melds_pong = all(m.kind != MeldKind.CHOW for m in melds)
     out = []
     for sets, _ in splits(counts):
-        pengpeng = melds_pong and all(kind == "pong" for kind, _ in sets)
+        pengpeng = melds_pong and all(kind == MeldKind.PONG for kind, _ in sets)
         out.append(("pengpeng" if pengpeng else "sets", True))
     if is_qidui(counts, melds):
         out.append(("qidui", False))
@@ -75,7 +76,7 @@ def _m_lines(ctx: WinContext, counts: Sequence[int], triplets: bool) -> list[Lin
     else:
         lines = [Line(LineKind.NO_FLOWERS, (), NO_FLOWERS)]
     for meld in ctx.melds:
-        if meld.kind != "chow" and is_wind(meld.tiles[0]):
+        if meld.kind != MeldKind.CHOW and is_wind(meld.tiles[0]):
             lines.append(Line(LineKind.MELD, meld.tiles, 1, meld.kind))
         if meld.is_kong:
             lines.append(Line(LineKind.KONG, meld.tiles, 1, meld.kind))

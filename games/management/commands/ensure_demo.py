@@ -1,11 +1,15 @@
-"""`manage.py ensure_demo`: make sure the demo room exists (idempotent; `make run` calls it)."""
+"""`manage.py ensure_demo`: make sure the demo room and its quick-start pools exist (idempotent; `make
+run` calls it)."""
 
 from django.core.management.base import BaseCommand
 
 from games.engine.bots import levels as bot_levels
 from games.models import Room
+from games.services.pairing import ensure_pools
 
 DEMO_ROOM = "演示房间 Demo"
+# The demo room's quick-start pools: (preset, stake).
+DEMO_POOLS = [("standard", 1), ("standard", 5), ("lazi", 1), ("home", 1)]
 
 
 class Command(BaseCommand):
@@ -19,3 +23,6 @@ class Command(BaseCommand):
         self.stdout.write(
             f"demo room {'created' if created else 'already there'}: {room.name} (id {room.pk})"
         )
+        pools = ensure_pools(room_id=room.pk, offers=DEMO_POOLS)
+        if pools:
+            self.stdout.write(f"quick-start pools created: {pools}")
