@@ -22,6 +22,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from games import clock  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from shmj_site import stopping  # noqa: E402
 from shmj_site.origins import SameOriginValidator  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournament_websockets  # noqa: E402
 
@@ -44,3 +45,4 @@ def _tune_garbage_collection() -> None:
 
 _tune_garbage_collection()
 clock.start_with_server()
+stopping.arm_with_server()

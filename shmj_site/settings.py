@@ -267,6 +267,10 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "games:lobby"
 LOGOUT_REDIRECT_URL = "games:lobby"
 
+# Seconds a server process has to stop after its shutdown begins; then it ends itself and writes its
+# threads' stacks to stderr (shmj_site/stopping.py; 0: it waits for as long as its threads run).
+SHUTDOWN_GRACE = float(os.environ.get("SHUTDOWN_GRACE", "10"))
+
 # The game clock (games/clock.py) runs inside every server process unless switched off (tests drive it).
 GAME_CLOCK_ENABLED = env_bool("GAME_CLOCK_ENABLED", True)
 GAME_CLOCK_INTERVAL = float(os.environ.get("GAME_CLOCK_INTERVAL", "0.25"))

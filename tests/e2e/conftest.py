@@ -11,9 +11,12 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
+
+from shmj_site.stopping import FORCED_EXIT
 
 from .pages import VISITOR
 
@@ -75,6 +78,7 @@ def server_env(tmp_path_factory) -> dict[str, str]:
         # Every browser test signs a new player up from that one address: past the sign-up limit
         # meant for one person (tested in tests/accounts).
         "SIGNUP_ATTEMPTS_LIMIT": "1000",
+        "SHUTDOWN_GRACE": "10",
     }
     env.pop("REDIS_URL", None)
     env["E2E_WORKDIR"] = str(workdir)
@@ -120,9 +124,14 @@ def server_url(server_env):
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        # The server ends itself SHUTDOWN_GRACE seconds after SIGTERM at the latest (tests/test_stopping.py);
+        # a forced end is reported with the threads that held it, as a warning: these tests are about the pages.
+        code = process.wait(timeout=float(env["SHUTDOWN_GRACE"]) + 30)
         log.close()
         print(f"daphne log: {workdir / 'daphne.log'}")
+        if code == FORCED_EXIT:
+            tail = (workdir / "daphne.log").read_text()[-6000:]
+            warnings.warn(f"daphne did not stop within SHUTDOWN_GRACE; its log ends:\n{tail}", stacklevel=1)
 
 
 @pytest.fixture(scope="session")
