@@ -1,10 +1,11 @@
-"""The internals of Django, asgiref and Jinja2 that the hot path relies on, in one place (issue 25).
+"""The internals of Django, asgiref, Channels and Jinja2 that the hot path relies on, in one place (issue 25).
 
 The live path (the store's precompiled statements, the after-commit broadcast, the render of a
 table's regions) saves CPU by reaching past the public APIs of its libraries: a compiled query run
 again with new parameters, the event loop that `sync_to_async` records for its worker thread, a
 related object put in a field's cache, a compiled Jinja2 template rendered without its globals'
-merge, a language's catalogue looked up without the active-language read. None of these is a
+merge, a language's catalogue looked up without the active-language read, a channel layer's group
+members read to send to all of them but one. None of these is a
 documented, stable API, so each is named here by what the project needs of it, and
 tests/test_compat.py pins exactly that behaviour: an upgrade that changes one fails a test there
 rather than the site.
@@ -15,12 +16,17 @@ Nothing of the project is imported here (the module sits in the lowest layer but
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
 from asgiref.sync import SyncToAsync
+from channels.exceptions import ChannelFull
+from channels.layers import InMemoryChannelLayer
+from channels_redis.core import RedisChannelLayer
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Field, Model, QuerySet, Value
 from django.db.models.query import get_related_populators
@@ -140,3 +146,32 @@ def render_template(template, variables: dict) -> str:
     merge with the environment's globals (a ChainMap) that `render` makes on every call."""
     context = template.new_context(variables, shared=True)
     return template.environment.concat(template.root_render_func(context))
+
+
+# --- Channels: a group send that leaves one channel out ------------------------------------------
+
+
+def can_send_to_others(layer) -> bool:
+    """Whether `group_send_to_others` knows this layer's groups (Channels' in-memory layer and
+    channels_redis's `RedisChannelLayer`; not the pub/sub one)."""
+    return isinstance(layer, InMemoryChannelLayer | RedisChannelLayer)
+
+
+async def group_send_to_others(layer, group: str, message: dict, left_out: str) -> int:
+    """`layer.group_send(group, message)` to every member of the group but the channel `left_out`
+    (the caller has delivered it already); returns how many channels it sent to. Expired members
+    are dropped first, as `group_send` drops them; a full channel is skipped, as there."""
+    if isinstance(layer, RedisChannelLayer):
+        key = layer._group_key(group)
+        pipe = layer.connection(layer.consistent_hash(group)).pipeline()
+        pipe.zremrangebyscore(key, min=0, max=int(time.time()) - layer.group_expiry)
+        pipe.zrange(key, 0, -1)
+        members = [name.decode("utf8") for name in (await pipe.execute())[1]]
+    else:
+        layer._clean_expired()
+        members = list(layer.groups.get(group, ()))
+    others = [channel for channel in members if channel != left_out]
+    for channel in others:
+        with contextlib.suppress(ChannelFull):
+            await layer.send(channel, message)
+    return len(others)

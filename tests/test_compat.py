@@ -12,6 +12,7 @@ from decimal import Decimal
 import pytest
 from asgiref.sync import SyncToAsync, sync_to_async
 from channels.db import database_sync_to_async
+from channels.layers import InMemoryChannelLayer
 from django.db import connection
 from django.template import engines
 from django.utils import timezone, translation
@@ -224,3 +225,40 @@ def test_rendering_takes_no_globals_but_the_ones_given():
     template = env.from_string("[{{ greeting }}]", globals={"greeting": "你好"})
     assert compat.render_template(template, {}) == "[]"
     assert compat.render_template(template, {"greeting": "hi"}) == "[hi]"
+
+
+# --- Channels: a group send that leaves one channel out ------------------------------------------
+
+
+async def sends_to_the_group_but_the_one_left_out(layer) -> None:
+    """`group_send_to_others` reaches every member of the group but the one left out; that one
+    finds nothing before a message sent to it afterwards. Also run on Redis by the multi-process
+    suite (tests/multiprocess/test_channel_layer.py)."""
+    assert compat.can_send_to_others(layer)
+    group = f"compat-{id(layer)}"
+    first, left_out, last = [await layer.new_channel() for _ in range(3)]
+    for channel in (first, left_out, last):
+        await layer.group_add(group, channel)
+    assert await compat.group_send_to_others(layer, group, {"type": "x.update", "n": 1}, left_out) == 2
+    for channel in (first, last):
+        assert await asyncio.wait_for(layer.receive(channel), 10) == {"type": "x.update", "n": 1}
+    await layer.send(left_out, {"type": "x.mark"})
+    assert await asyncio.wait_for(layer.receive(left_out), 10) == {"type": "x.mark"}
+    await layer.group_discard(group, first)
+    assert await compat.group_send_to_others(layer, group, {"type": "x.update", "n": 2}, left_out) == 1
+
+
+async def test_a_group_send_leaves_one_channel_out_on_the_in_memory_layer():
+    await sends_to_the_group_but_the_one_left_out(InMemoryChannelLayer())
+
+
+async def test_an_expired_member_is_dropped_as_group_send_drops_it():
+    layer = InMemoryChannelLayer(group_expiry=-1)  # every membership is older than that
+    await layer.group_add("compat-expired", "member")
+    assert await compat.group_send_to_others(layer, "compat-expired", {"type": "x.update"}, "other") == 0
+
+
+def test_the_pub_sub_layer_is_not_one_whose_groups_are_known():
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    assert not compat.can_send_to_others(RedisPubSubChannelLayer())

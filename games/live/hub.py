@@ -13,6 +13,7 @@ from django.conf import settings
 from games.live import users
 from games.live.supervision import supervised
 from games.presentation import rendering
+from games.services import broadcast
 from games.services.broadcast import USERS_GROUP, table_updates_group
 
 log = logging.getLogger(__name__)
@@ -48,8 +49,11 @@ class _UpdateHub:
     once per socket (four or more channel-layer messages per action, each received and dispatched
     on its own). The hub renders the announced version for all of the table's sockets here in one
     worker-thread hop from one read (`rendering.render_for_viewers`) and pushes each its own frame.
+    An update made in this process for sockets here does not go through the channel layer at all:
+    the broadcast hands it to `take` on this event loop and sends it to the group's other members
+    only (with sockets routed by table, that is every update a person makes).
 
-    The listener is the process's only way to hear of updates, log-outs and bans, so nothing one
+    The listener is the process's only way to hear of other processes' updates, log-outs and bans, so nothing one
     message or one socket does may end it: each message is handled under its own guard (a socket
     that fails is dropped, `delivery.GuardedSends`), and a supervisor restarts the listener if it
     ends all the same; a socket joining also restarts it if it was cancelled.
@@ -76,6 +80,7 @@ class _UpdateHub:
             if self.channel is None:
                 # The default prefix: channels_redis reads all of a process's channels from one list.
                 self.channel = await self.layer.new_channel()
+                broadcast.receive_here(self)
             if self._listener is None or self._listener.done():
                 listen = supervised(self._listen, name="table updates listener", pause=self.restart_pause)
                 self._listener = asyncio.get_running_loop().create_task(listen, name="table-updates")
@@ -129,8 +134,19 @@ class _UpdateHub:
         if message.get("type") == "user.close":
             await self.close_user(message.get("user_id"))
         elif message.get("type") == "table.update":
-            table_id, version = message.get("table_id"), message.get("version", 0)
-            self._spawn(self.push(table_id, version), f"table-update-{table_id}")
+            self._handle_update(message)
+
+    def _handle_update(self, message: dict) -> None:
+        table_id, version = message.get("table_id"), message.get("version", 0)
+        self._spawn(self.push(table_id, version), f"table-update-{table_id}")
+
+    def take(self, message: dict) -> str | None:
+        """A table update sent from this process (`broadcast.receive_here`): pushed to the table's
+        sockets here at once; the hub's channel is returned, so the group send leaves it out."""
+        if self.channel is None or message.get("table_id") not in self.sockets:
+            return None
+        self._handle_update(message)
+        return self.channel
 
     async def close_user(self, user_id) -> None:
         """Close this process's table sockets of one person (logout, password change, ban).

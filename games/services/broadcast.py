@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
+from typing import Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -90,8 +92,39 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
     return None  # called on an event loop itself: async_to_sync refuses that anyway
 
 
+class LocalReceiver(Protocol):
+    """What takes a table update on this process's event loop before it goes to the channel layer
+    (the socket hub, games/live/hub.py)."""
+
+    def take(self, message: dict) -> str | None:
+        """Handle `message` if this process has sockets it concerns, and return the channel those
+        sockets are reached on in its group (None: nothing here; the message goes to the group)."""
+
+
+# The receiver of each event loop (a test run has one loop per test).
+_receivers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def receive_here(receiver: LocalReceiver) -> None:
+    """Hand this event loop's table updates to `receiver` first: an update for sockets of this
+    process reaches them without a round trip through the channel layer and back (a third of the
+    live path's Redis work: bench/ws_load.py), and goes to the group's other members only."""
+    _receivers[asyncio.get_running_loop()] = receiver
+
+
 def _start_send(layer, group: str, message: dict) -> None:
-    task = asyncio.ensure_future(layer.group_send(group, message))
+    receiver = _receivers.get(asyncio.get_running_loop())
+    taken = None
+    if receiver is not None and message.get("type") == "table.update" and compat.can_send_to_others(layer):
+        try:
+            taken = receiver.take(message)
+        except Exception:  # the update then goes through the channel layer, as to any other process
+            log.exception("table %s: handing the update over here failed", message.get("table_id"))
+    if taken is None:
+        send = layer.group_send(group, message)
+    else:
+        send = compat.group_send_to_others(layer, group, message, taken)
+    task = asyncio.ensure_future(send)
     _pending.add(task)
     task.add_done_callback(_sent)
 
