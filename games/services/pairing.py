@@ -162,7 +162,17 @@ def pool_vouch(user_ids: Iterable[int], now: datetime | None = None) -> int:
     if not user_ids:
         return 0
     now = now or timezone.now()
-    return PoolEntry.objects.filter(user_id__in=user_ids, expires__gt=now).update(expires=now + _stale())
+    with transaction.atomic():
+        ids = _lock_free(PoolEntry.objects.filter(user_id__in=user_ids, expires__gt=now))
+        return PoolEntry.objects.filter(pk__in=ids).update(expires=now + _stale())
+
+
+def _lock_free(entries) -> list[int]:
+    """The ids of `entries`, each row locked here unless another transaction holds it (then it is
+    left out). The writes over many people's entries (a heartbeat's vouch, a sweep) run beside
+    pairing, joins and other processes' sweeps: waiting on one row while holding others could close
+    a circle of waits (a deadlock), and an entry left out now is vouched for or swept next time."""
+    return list(entries.select_for_update(skip_locked=True).order_by("pk").values_list("pk", flat=True))
 
 
 def pool_socket_closed(user_id: int, now: datetime | None = None) -> None:
@@ -181,7 +191,8 @@ def sweep_pool_entries(now: datetime | None = None) -> int:
     if not ids:
         return 0
     with transaction.atomic():
-        deleted, _ = PoolEntry.objects.filter(pk__in=ids).filter(gone).delete()
+        lapsed = _lock_free(PoolEntry.objects.filter(gone, pk__in=ids))
+        deleted, _ = PoolEntry.objects.filter(pk__in=lapsed).delete()
         if deleted:
             on_commit_lobby_changed()
     return deleted
