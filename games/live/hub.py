@@ -53,10 +53,10 @@ class _UpdateHub:
     the broadcast hands it to `take` on this event loop and sends it to the group's other members
     only (with sockets routed by table, that is every update a person makes).
 
-    The listener is the process's only way to hear of other processes' updates, log-outs and bans, so nothing one
-    message or one socket does may end it: each message is handled under its own guard (a socket
-    that fails is dropped, `delivery.GuardedSends`), and a supervisor restarts the listener if it
-    ends all the same; a socket joining also restarts it if it was cancelled.
+    The listener is the process's only way to hear of other processes' updates, log-outs and bans,
+    so nothing one message or one socket does may end it: each message is handled under its own
+    guard (a socket that fails is dropped, `delivery.GuardedSends`), and a supervisor restarts the
+    listener if it ends all the same; a socket joining also restarts it if it was cancelled.
     """
 
     # Seconds between a listener's end and its restart (tests shorten it).
@@ -140,10 +140,10 @@ class _UpdateHub:
         table_id, version = message.get("table_id"), message.get("version", 0)
         self._spawn(self.push(table_id, version), f"table-update-{table_id}")
 
-    def take(self, message: dict) -> str | None:
+    def take(self, layer, message: dict) -> str | None:
         """A table update sent from this process (`broadcast.receive_here`): pushed to the table's
         sockets here at once; the hub's channel is returned, so the group send leaves it out."""
-        if self.channel is None or message.get("table_id") not in self.sockets:
+        if layer is not self.layer or self.channel is None or message.get("table_id") not in self.sockets:
             return None
         self._handle_update(message)
         return self.channel

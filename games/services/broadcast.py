@@ -96,9 +96,10 @@ class LocalReceiver(Protocol):
     """What takes a table update on this process's event loop before it goes to the channel layer
     (the socket hub, games/live/hub.py)."""
 
-    def take(self, message: dict) -> str | None:
-        """Handle `message` if this process has sockets it concerns, and return the channel those
-        sockets are reached on in its group (None: nothing here; the message goes to the group)."""
+    def take(self, layer, message: dict) -> str | None:
+        """Handle `message` if this process has sockets it concerns, and return the channel of
+        `layer` those sockets are reached on in its group (None: nothing here; the message goes to
+        the group)."""
 
 
 # The receiver of each event loop (a test run has one loop per test).
@@ -117,7 +118,7 @@ def _start_send(layer, group: str, message: dict) -> None:
     taken = None
     if receiver is not None and message.get("type") == "table.update" and compat.can_send_to_others(layer):
         try:
-            taken = receiver.take(message)
+            taken = receiver.take(layer, message)
         except Exception:  # the update then goes through the channel layer, as to any other process
             log.exception("table %s: handing the update over here failed", message.get("table_id"))
     if taken is None:

@@ -67,7 +67,7 @@ async def test_an_update_the_hub_fails_to_take_goes_through_the_channel_layer(mo
     reader, _ = await open_readers(table_ids, users)
     listened, _ = record_listened(monkeypatch)
 
-    def fail(self, message):
+    def fail(self, layer, message):
         raise RuntimeError("take failed")
 
     monkeypatch.setattr(_UpdateHub, "take", fail)
