@@ -171,8 +171,10 @@ def _lock_free(entries) -> list[int]:
     """The ids of `entries`, each row locked here unless another transaction holds it (then it is
     left out). The writes over many people's entries (a heartbeat's vouch, a sweep) run beside
     pairing, joins and other processes' sweeps: waiting on one row while holding others could close
-    a circle of waits (a deadlock), and an entry left out now is vouched for or swept next time."""
-    return list(entries.select_for_update(skip_locked=True).order_by("pk").values_list("pk", flat=True))
+    a circle of waits (a deadlock), and an entry left out now is vouched for or swept next time.
+    Only the entries' rows are locked, not the pool's or room's rows a filter joins."""
+    locked = entries.select_for_update(skip_locked=True, of=("self",))
+    return list(locked.order_by("pk").values_list("pk", flat=True))
 
 
 def pool_socket_closed(user_id: int, now: datetime | None = None) -> None:

@@ -54,3 +54,20 @@ def test_a_vouch_and_a_sweep_pass_over_an_entry_another_transaction_holds(cluste
         assert [row[0] for row in _entries(cluster, [held, free])] == [held]
     _service(cluster, "services.sweep_pool_entries()")
     assert _entries(cluster, [held, free]) == []
+
+
+def test_a_sweep_locks_the_entries_only_not_their_room(cluster: Cluster, servers):
+    """A held room row (staff saving the room, a table opened in it) does not keep its lapsed
+    entries from being swept: the sweep's filter joins the pool and the room, and locks neither."""
+    seeded = cluster.seed("pool_people", people=2, pools=1)
+    (pool,) = seeded["pools"]
+    user_ids = [p["user_id"] for p in seeded["people"]]
+    out = cluster.manage("shell", "-c", ENTRIES.format(ids=user_ids, pool=pool))
+    entry_ids = list(map(int, out.strip().splitlines()[-1].split()))
+    cluster.database.query(
+        "UPDATE games_poolentry SET expires = now() - interval '1 minute' WHERE id = ANY(%s)", (entry_ids,)
+    )
+    with psycopg.connect(cluster.database.url, autocommit=False) as holder:
+        holder.execute("SELECT id FROM games_room WHERE id = %s FOR UPDATE", (seeded["room_id"],))
+        _service(cluster, "services.sweep_pool_entries()")  # the clocks' sweeps may have been first
+        assert _entries(cluster, entry_ids) == []
