@@ -8,8 +8,11 @@ A server process starts its loop when its event loop starts (`start_with_server`
 connects; `manage.py run_clock` runs the same loop as a worker of its own. Neither runs when
 `settings.GAME_CLOCK_ENABLED` is False (tests call `clock_tick` themselves).
 
-Every tick the loop also runs quick start's pairing step (`pairing_step`). Every `PRESENCE_HEARTBEAT`
-seconds it also runs a presence round (`presence_round`): it vouches
+Every `CLOCK_STEP_INTERVAL` seconds (a second by default: a coarser beat than the tables' tick, for
+work that no person's click waits on) the loop also runs quick start's pairing step (`pairing_step`)
+and the other apps' steps (`add_step`: the tournaments' rounds), each in one worker-thread hop: at a
+tick of a quarter second they were, idle, a twentieth of a busy server's CPU (docs/perf/). Every
+`PRESENCE_HEARTBEAT` seconds it also runs a presence round (`presence_round`): it vouches
 for the seats of this process's open sockets and sweeps the seats no live process vouches for any
 more (games/services/presence.py).
 
@@ -43,24 +46,29 @@ log = logging.getLogger(__name__)
 
 _task: asyncio.Task | None = None
 
-# Steps of other apps run on every tick after the tables' (the tournaments app starts and ends its
-# rounds here, games never importing it): each a plain function, run in a worker thread, its failure
-# logged without stopping the loop.
+# Steps of other apps run every CLOCK_STEP_INTERVAL seconds after the tables' tick (the tournaments
+# app starts and ends its rounds here, games never importing it): plain functions, run one after
+# the other in one worker-thread hop, each one's failure logged without stopping the others.
 _steps: list[Callable[[], object]] = []
 
 
 def add_step(step: Callable[[], object]) -> None:
-    """Run `step()` on every tick of the clock loop (in every process that runs it: a step must be
-    safe to run in several at once, like `clock_tick`)."""
+    """Run `step()` every `CLOCK_STEP_INTERVAL` seconds in the clock loop (in every process that runs
+    it: a step must be safe to run in several at once, like `clock_tick`)."""
     if step not in _steps:
         _steps.append(step)
 
 
 async def run_steps() -> None:
+    """Every app's step, in one worker-thread hop."""
+    await database_sync_to_async(_run_steps)()
+
+
+def _run_steps() -> None:
     for step in list(_steps):
         try:
-            await database_sync_to_async(step)()
-        except Exception:  # one app's failing step must not stop the tables' clock
+            step()
+        except Exception:  # one app's failing step must not stop the others, nor the tables' clock
             log.exception("clock step %s failed", getattr(step, "__name__", step))
 
 
@@ -101,8 +109,9 @@ async def run_forever(ticks: int | None = None) -> None:
     tick = database_sync_to_async(clock_tick)
     interval = float(settings.GAME_CLOCK_INTERVAL)
     heartbeat = float(settings.PRESENCE_HEARTBEAT)
+    steps = float(settings.CLOCK_STEP_INTERVAL)
     loop = asyncio.get_running_loop()
-    next_round = loop.time()
+    next_round = next_steps = loop.time()
     done = 0
     while ticks is None or done < ticks:
         done += 1
@@ -110,8 +119,10 @@ async def run_forever(ticks: int | None = None) -> None:
             await tick()
         except Exception:  # one bad tick must not stop every table's clock
             log.exception("game clock tick failed")
-        await pairing_step()
-        await run_steps()
+        if loop.time() >= next_steps:
+            next_steps = loop.time() + steps
+            await pairing_step()
+            await run_steps()
         if loop.time() >= next_round:
             next_round = loop.time() + heartbeat
             try:
@@ -125,20 +136,28 @@ _next_pool_vouch = float("-inf")
 
 
 async def pairing_step() -> int:
-    """Quick start's step of the loop (games/services/pairing.py): every tick, drop lapsed entries and
-    pair the pools; every `PRESENCE_HEARTBEAT` seconds first vouch for the people with a lobby socket
-    open here. Returns how many tables opened; never raises (a failed step is logged)."""
+    """Quick start's step of the loop (games/services/pairing.py): drop lapsed entries and pair the
+    pools; every `PRESENCE_HEARTBEAT` seconds first vouch for the people with a lobby socket open
+    here. One worker-thread hop. Returns how many tables opened; never raises (a failed step is
+    logged)."""
     global _next_pool_vouch
+    vouch = None
+    now = asyncio.get_running_loop().time()
+    if now >= _next_pool_vouch:
+        _next_pool_vouch = now + float(settings.PRESENCE_HEARTBEAT)
+        vouch = lobby_user_ids()
     try:
-        now = asyncio.get_running_loop().time()
-        if now >= _next_pool_vouch:
-            _next_pool_vouch = now + float(settings.PRESENCE_HEARTBEAT)
-            await database_sync_to_async(pool_vouch)(lobby_user_ids())
-        await database_sync_to_async(sweep_pool_entries)()
-        return await database_sync_to_async(pair_pools)()
+        return await database_sync_to_async(_pairing_round)(vouch)
     except Exception:  # one bad round must not stop the clock
         log.exception("pairing step failed")
         return 0
+
+
+def _pairing_round(vouch: set[int] | None) -> int:
+    if vouch is not None:
+        pool_vouch(vouch)
+    sweep_pool_entries()
+    return pair_pools()
 
 
 async def presence_round() -> tuple[int, int]:

@@ -274,6 +274,8 @@ SHUTDOWN_GRACE = float(os.environ.get("SHUTDOWN_GRACE", "10"))
 # The game clock (games/clock.py) runs inside every server process unless switched off (tests drive it).
 GAME_CLOCK_ENABLED = env_bool("GAME_CLOCK_ENABLED", True)
 GAME_CLOCK_INTERVAL = float(os.environ.get("GAME_CLOCK_INTERVAL", "0.25"))
+# Seconds between the clock's rounds of quick start's pairing and the other apps' steps (tournaments).
+CLOCK_STEP_INTERVAL = float(os.environ.get("CLOCK_STEP_INTERVAL", "1"))
 # Presence across processes (games/services/presence.py): each process's clock vouches every
 # PRESENCE_HEARTBEAT seconds for the seats of its open sockets; a seat marked connected that nobody
 # has vouched for in PRESENCE_STALE seconds (its process died) counts as disconnected from then on.

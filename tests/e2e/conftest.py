@@ -67,6 +67,7 @@ def server_env(tmp_path_factory) -> dict[str, str]:
         "DATABASE_URL": f"sqlite:///{workdir / 'e2e.sqlite3'}",
         "GAME_CLOCK_ENABLED": "1",
         "GAME_CLOCK_INTERVAL": "0.05",
+        "CLOCK_STEP_INTERVAL": "0.25",  # quick start and tournaments without waiting a second
         "DJANGO_DEBUG": "1",
         # The browser is driven at machine speed against bots with no think delay: past the
         # per-socket rate limit meant for people (tested in tests/games/test_consumers.py).

@@ -31,6 +31,7 @@ def cluster(tmp_path_factory) -> Cluster:
     # per-socket rate limit meant for people (tested in tests/games/test_consumers.py).
     extra_env = {
         "GAME_CLOCK_INTERVAL": "0.05",
+        "CLOCK_STEP_INTERVAL": "0.25",  # quick start and tournaments without waiting a second
         "PRESENCE_HEARTBEAT": "0.5",
         "PRESENCE_STALE": "2",
         "TABLE_SOCKET_BURST": "1000000",
