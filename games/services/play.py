@@ -367,13 +367,17 @@ def clock_tick(*, now: datetime | None = None, limit: int = 100) -> int:
     only acted on while its stored deadline is due, so each timeout fires once.
     """
     now = now or timezone.now()
-    due = (
-        Table.objects.filter(status=Table.Status.PLAYING, deadline__lte=now)
+    # One query for the tables playing and those waiting on a ready check (it runs several times a
+    # second in every process).
+    due = list(
+        Table.objects.filter(status__in=(Table.Status.PLAYING, Table.Status.WAITING), deadline__lte=now)
         .order_by("deadline")
-        .values_list("pk", flat=True)[:limit]
+        .values_list("pk", "status")[:limit]
     )
-    played = each_table(list(due), lambda table_id: _tick_table(table_id, now), what="clock tick")
-    return played + expire_ready_checks(now=now, limit=limit)
+    playing = [pk for pk, status in due if status == Table.Status.PLAYING]
+    played = each_table(playing, lambda table_id: _tick_table(table_id, now), what="clock tick")
+    waiting = [pk for pk, status in due if status == Table.Status.WAITING]
+    return played + expire_ready_checks(now=now, due=waiting)
 
 
 def _tick_table(table_id: int, now: datetime) -> int:

@@ -104,14 +104,18 @@ def remove_from_waiting_table(table: Table, seat: Seat) -> list[str]:
     return ["owner", "stake"]
 
 
-def expire_ready_checks(*, now: datetime | None = None, limit: int = 100) -> int:
-    """Remove the people who did not press Start in time; returns how many checks expired."""
+def expire_ready_checks(
+    *, now: datetime | None = None, limit: int = 100, due: list[int] | None = None
+) -> int:
+    """Remove the people who did not press Start in time; returns how many checks expired. `due`:
+    the waiting tables whose deadline has come, when the caller has read them (the clock's tick)."""
     now = now or timezone.now()
-    due = list(
-        Table.objects.filter(status=Table.Status.WAITING, deadline__lte=now)
-        .order_by("deadline")
-        .values_list("pk", flat=True)[:limit]
-    )
+    if due is None:
+        due = list(
+            Table.objects.filter(status=Table.Status.WAITING, deadline__lte=now)
+            .order_by("deadline")
+            .values_list("pk", flat=True)[:limit]
+        )
     return each_table(due, lambda table_id: _expire(table_id, now), what="expiring the ready check")
 
 
