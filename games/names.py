@@ -165,8 +165,21 @@ def word(table: dict, code: str):
 
 
 def name_of(table: dict, code: str) -> str:
-    """The active language's word for an engine code."""
-    return str(word(table, code))
+    """The active language's word for an engine code, memoised per language: a lazy word looks the
+    active language up and then each of its catalogues on every use (a table's frames ask for about
+    twenty words per viewer and version). The catalogues do not change while a process runs."""
+    key = (translation.get_language(), id(table), code)
+    found = _words.get(key)
+    if found is None:
+        found = str(word(table, code))
+        if len(_words) >= _MAX_WORDS:  # unknown codes show as themselves: keep the memo bounded
+            _words.clear()
+        _words[key] = found
+    return found
+
+
+_words: dict[tuple, str] = {}
+_MAX_WORDS = 20_000
 
 
 def name_list(words) -> str:
