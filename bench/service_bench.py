@@ -129,7 +129,7 @@ def run(args, User) -> None:
     )
     if profiler:
         print("(with the profiler on, table_act's figure includes its overhead)")
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
+        pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(args.profile)
 
 
 async def run_in_loop(args, users, tables) -> None:

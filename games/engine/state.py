@@ -1064,6 +1064,26 @@ class GameState:
             reveal=self.reveal() if ended else None,
         )
 
+    # ------------------------------------------------------------------ copying
+
+    def copy(self) -> GameState:
+        """An independent copy: applying actions to either never changes the other.
+
+        What a server keeps of a saved hand is shared by the renders of that version, while the next
+        action plays on a copy (games/store): each attribute is copied as `_COPY` says (containers
+        copied as deep as they are changed in place, values that never change shared). An attribute
+        `_COPY` does not name raises `TypeError`, so that a new one cannot be shared by mistake.
+
+        Reads of the original may fill its memos (legal actions, waits) on other threads meanwhile:
+        each container is first copied whole by one C call (`list(...)`, `dict(...)`, atomic under
+        the GIL), never iterated while another thread may add to it."""
+        new = object.__new__(type(self))
+        try:
+            new.__dict__.update({name: _COPY[name](value) for name, value in list(self.__dict__.items())})
+        except KeyError as exc:
+            raise TypeError(f"GameState.copy does not know how to copy {exc.args[0]}") from None
+        return new
+
     # ------------------------------------------------------------------ JSON and replay
 
     def to_json(self) -> dict:
@@ -1139,3 +1159,71 @@ class GameState:
         for action in actions:
             state.apply(action if isinstance(action, Action) else Action.parse(action))
         return state
+
+
+def _shared(value):
+    return value
+
+
+def _lists(value: list) -> list:
+    return [list(item) for item in value]
+
+
+def _dict_of_lists(value: dict) -> dict:
+    return {key: list(item) for key, item in dict(value).items()}
+
+
+# How `GameState.copy` copies each attribute: values that never change in place (numbers, strings,
+# tuples, frozen dataclasses, enums) are shared; each container as deep as the state changes it.
+_COPY = {
+    **dict.fromkeys(
+        (
+            "_setup",  # a setup dict, never changed after `from_setup`
+            "gengfeng",
+            "_gengfeng_paid",
+            "rules",
+            "_complete_first",
+            "_flowerish",
+            "dealer",
+            "huangfan",
+            "huangfan_in_play",
+            "stake",
+            "seed",
+            "dice",
+            "wall_tiles",
+            "_commitment",
+            "phase",
+            "current_seat",
+            "drawn_tile",
+            "last_discard",
+            "result",
+            "_draw_kind",
+            "_must_discard",
+            "_claimed_any",
+            "_n_discards",
+            "_claim_tile",
+            "_rob_meld",
+            "_declaring",
+            "hold_discards",
+        ),
+        _shared,
+    ),
+    "actions": list,
+    "_wall": lambda wall: Wall(wall.tiles, wall.head, wall.tail),  # draws move its ends only
+    "counts": _lists,
+    "melds": _lists,
+    "flowers": _lists,
+    "rivers": lambda rivers: [[RiverTile(r.tile, r.claimed) for r in river] for river in rivers],
+    "feeds": _lists,
+    "missed": lambda missed: [set(seat) for seat in missed],
+    "_last_in": list,
+    "_waits": list,  # each seat's list is replaced, never changed
+    "_shapes": list,
+    "_win_memo": lambda memo: [dict(seat) for seat in memo],
+    "_options": _dict_of_lists,
+    "_answers": dict,
+    "_legal": _dict_of_lists,
+    "declared": list,
+    "buried": _lists,
+    "_swap_done": list,
+}

@@ -6,7 +6,8 @@ length of the log at the table's version. Loading replays the deal with the firs
 reader without the lock may meet rows committed after the table row it read).
 
 This process keeps one bounded cache of table snapshots keyed by (table id, version) (`Snapshot`,
-issue 25): the state a service saved here (so the next action there need not replay the hand), the
+issue 25): the state a service saved here (so the next action there need not replay the hand: it
+plays on a `GameState.copy` of it, while the renders of the version share the saved one), the
 table and seats as committed, and what the renders derive of a version; the presentation reads it
 through the selectors (`snapshot`, `render_snapshot`) and keeps no table's data of its own.
 
@@ -24,24 +25,16 @@ difference.
 
 from __future__ import annotations
 
-import copyreg
-import io
-import pickle
 import threading
 from collections import OrderedDict
-from dataclasses import fields
-from operator import attrgetter
 
 from django.db import transaction
 from django.utils import timezone
 
 from games import compat
-from games.engine.actions import Action as EngineAction
 from games.engine.actions import RuleError
 from games.engine.kinds import CLAIM_ANSWERS, Phase
-from games.engine.melds import Meld
 from games.engine.state import GameState
-from games.engine.tiles import Tile
 from games.models import Action, Hand, Seat, Table
 
 from . import _sql
@@ -170,34 +163,10 @@ def seats(table: Table) -> list[Seat]:
 # --- the hand's state ----------------------------------------------------------------------------
 
 
-def _by_fields(cls: type):
-    """Pickle an instance of the frozen, slotted dataclass `cls` as a call of `cls` with its field
-    values: the default way (`_dataclass_getstate` / `_setstate`) looks up the class's fields for
-    every object, and a hand's state holds an Action for every move (a third of the pickling)."""
-    names = tuple(field.name for field in fields(cls))
-    if any(not field.init for field in fields(cls)):
-        raise TypeError(f"{cls.__name__} has fields its constructor does not take")
-    values = attrgetter(*names)  # the tuple of the values, read in C
-    if len(names) == 1:
-        return lambda obj: (cls, (values(obj),))
-    return lambda obj: (cls, values(obj))
-
-
-_DISPATCH = copyreg.dispatch_table.copy()
-_DISPATCH.update({cls: _by_fields(cls) for cls in (EngineAction, Meld, Tile)})
-
-
-def _dumps(state: GameState) -> bytes:
-    buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
-    pickler.dispatch_table = _DISPATCH
-    pickler.dump(state)
-    return buffer.getvalue()
-
-
 class Snapshot:
     """One committed version of one table as this process knows it (issue 25): its row's identity
-    (`version`, `created`, `hand_id`, `raw`: the saved `Table.state`), the engine state, and, once
+    (`version`, `created`, `hand_id`, `raw`: the saved `Table.state`), the engine state (`saved`:
+    the very state a service here saved, which the next action's `load` copies), and, once
     known, the table row with its seats as committed (`rows`: (table, seats), the seats with their
     users and profiles, for a render). `derived` holds what the presentation works out of this one
     version (the views, the seat blocks, the notes): shared by every viewer, gone with the snapshot.
@@ -211,31 +180,24 @@ class Snapshot:
         "created",
         "hand_id",
         "raw",
-        "pickled",
+        "state",
+        "saved",
         "hand_number",
         "rows",
         "derived",
-        "_state",
     )
 
-    def __init__(self, table: Table, *, state: GameState | None, pickled: bytes | None = None) -> None:
+    def __init__(self, table: Table, *, state: GameState | None, saved: bool = False) -> None:
         self.table_id = table.pk
         self.version = table.version
         self.created = table.created
         self.hand_id = table.hand_id
         self.raw = table.state
-        self._state = state
-        self.pickled = pickled  # the state as saved by a service here: each `load` gets its own copy
+        self.state = state  # the version's engine state, shared by its renders: never to be changed
+        self.saved = saved
         self.hand_number: int | None = None  # None: not known yet (the presentation reads it once)
         self.rows: tuple[Table, list[Seat] | None] | None = None
         self.derived: dict = {}
-
-    @property
-    def state(self) -> GameState | None:
-        """The version's engine state (shared: never to be changed)."""
-        if self._state is None and self.pickled is not None:
-            self._state = pickle.loads(self.pickled)
-        return self._state
 
     def matches(self, table: Table) -> bool:
         """This is the snapshot of exactly `table`'s row: its version, creation time, hand and saved
@@ -323,8 +285,8 @@ def load(table: Table) -> GameState | None:
     if not table.state:
         return None
     found = _snapshots.get(table.pk, table.version)
-    if found is not None and found.pickled is not None and found.matches(table):
-        return pickle.loads(found.pickled)
+    if found is not None and found.saved and found.matches(table):
+        return found.state.copy()
     deal = dict(table.state)
     moves = deal.pop("moves")
     log = list(
@@ -440,24 +402,25 @@ def save(table: Table, state: GameState) -> None:
 
 
 def _remember(table: Table, state: GameState) -> None:
-    """Once the transaction commits, keep the saved version's snapshot: the state (pickled now, so
-    that each `load` gets a copy) and, when the table is still at this version after the commit, the
-    table and seats as committed (handed over: nobody changes them afterwards), with the users this
-    process last read at the table when the same people sit in the same seats."""
-    version, pickled = table.version, _dumps(state)
-    snapshot = Snapshot(table, state=None, pickled=pickled)
+    """Once the transaction commits, keep the saved version's snapshot: the state itself (handed
+    over: the next action here plays on a copy), the table and seats as committed (nobody changes
+    them afterwards), with the users this process last read at the table when the same people sit
+    in the same seats. Nothing is kept when the table moved on after this save in the same
+    transaction: the state was played on, and that later save keeps its own snapshot."""
+    version = table.version
+    snapshot = Snapshot(table, state=state, saved=True)
 
     def keep() -> None:
+        if table.version != version:
+            return
         previous = _snapshots.newest(table.pk)
         if previous is not None and previous.created == snapshot.created and previous.version > version:
             return  # a later save of this table committed first (another thread)
-        if table.version == version:
-            snapshot._state = state
-            hand = table.hand if table.hand_id else None
-            snapshot.hand_number = hand.number if hand else None
-            seats = table._store_seats
-            if _with_known_users(previous, table, seats):
-                snapshot.rows = (table, seats)
+        hand = table.hand if table.hand_id else None
+        snapshot.hand_number = hand.number if hand else None
+        seats = table._store_seats
+        if _with_known_users(previous, table, seats):
+            snapshot.rows = (table, seats)
         _snapshots.put(snapshot)
 
     transaction.on_commit(keep)

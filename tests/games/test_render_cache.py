@@ -188,10 +188,12 @@ def test_a_handed_over_table_is_not_used_for_another_version(
         committed = store.lock(mid_hand.pk)
         store.save(committed, state_of(mid_hand))
         committed.version += 1  # changed after the save: not what was committed at its version
-    kept = store._snapshots.get(mid_hand.pk, mid_hand.version)
-    assert kept.rows is None and store._snapshots.get(mid_hand.pk, committed.version) is None
+    # The table moved on after the save (its state may have been played on): nothing of it is kept.
+    assert store._snapshots.get(mid_hand.pk, mid_hand.version) is None
+    assert store._snapshots.get(mid_hand.pk, committed.version) is None
     found = store.render_snapshot(mid_hand.pk, mid_hand.version, mid_hand.created)
-    assert found is kept and found.rows[0] is not committed and found.rows[0].version == mid_hand.version
+    assert found.rows[0] is not committed and found.rows[0].version == mid_hand.version
+    assert not found.saved and found.state.to_json() == state_of(mid_hand).to_json()
 
 
 def test_a_handed_over_state_is_not_used_for_another_saved_state(mid_hand, alice):
