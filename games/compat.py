@@ -164,22 +164,32 @@ return redis.call('ZRANGE', KEYS[1], 0, -1)
 """
 
 
-async def group_send_to_others(layer, group: str, message: dict, left_out: str) -> int:
-    """`layer.group_send(group, message)` to every member of the group but the channel `left_out`
-    (the caller has delivered it already); returns how many channels it sent to. Expired members
-    are dropped first, as `group_send` drops them; a full channel is skipped, as there."""
+async def group_members(layer, group: str) -> list[str]:
+    """The channels in `group`, the expired dropped first, as `group_send` drops them (one Lua
+    script on Redis, not a MULTI/EXEC pipeline of its two commands: a third less client CPU)."""
     if isinstance(layer, RedisChannelLayer):
-        # One script, not a MULTI/EXEC pipeline of the two commands: a third less client CPU.
         connection = layer.connection(layer.consistent_hash(group))
         members = await connection.register_script(_LIVE_MEMBERS)(
             keys=[layer._group_key(group)], args=[int(time.time()) - layer.group_expiry]
         )
-        members = [name.decode("utf8") for name in members]
-    else:
-        layer._clean_expired()
-        members = list(layer.groups.get(group, ()))
-    others = [channel for channel in members if channel != left_out]
-    for channel in others:
+        return [name.decode("utf8") for name in members]
+    layer._clean_expired()
+    return list(layer.groups.get(group, ()))
+
+
+async def send_to_channels(layer, channels: Iterable[str], message: dict) -> int:
+    """`message` to each channel, as `group_send` sends it to a group's members (a full channel is
+    skipped); how many channels."""
+    sent = 0
+    for channel in channels:
         with contextlib.suppress(ChannelFull):
             await layer.send(channel, message)
-    return len(others)
+        sent += 1
+    return sent
+
+
+async def group_send_to_others(layer, group: str, message: dict, left_out: str) -> int:
+    """`layer.group_send(group, message)` to every member of the group but the channel `left_out`
+    (the caller has delivered it already); returns how many channels it sent to."""
+    members = await group_members(layer, group)
+    return await send_to_channels(layer, [channel for channel in members if channel != left_out], message)

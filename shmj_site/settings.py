@@ -276,6 +276,10 @@ GAME_CLOCK_ENABLED = env_bool("GAME_CLOCK_ENABLED", True)
 GAME_CLOCK_INTERVAL = float(os.environ.get("GAME_CLOCK_INTERVAL", "0.25"))
 # Seconds between the clock's rounds of quick start's pairing and the other apps' steps (tournaments).
 CLOCK_STEP_INTERVAL = float(os.environ.get("CLOCK_STEP_INTERVAL", "1"))
+# Seconds a process trusts its read of which other processes have sockets at a table before reading
+# it again (games/services/broadcast.py); a process joining a table's updates catches its sockets up
+# after twice this (0: read on every update).
+GROUP_MEMBERS_TTL = float(os.environ.get("GROUP_MEMBERS_TTL", "1"))
 # Presence across processes (games/services/presence.py): each process's clock vouches every
 # PRESENCE_HEARTBEAT seconds for the seats of its open sockets; a seat marked connected that nobody
 # has vouched for in PRESENCE_STALE seconds (its process died) counts as disconnected from then on.

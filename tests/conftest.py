@@ -34,6 +34,18 @@ def _no_session_sweep(settings):
 
 
 @pytest.fixture(autouse=True)
+def _group_members_read_on_every_update(settings):
+    """The broadcast's trust in its last read of a table group's members, and the hub's catch-up
+    after joining one (games/services/broadcast.py, games/live/hub.py), run on their own clock: off
+    here (every update reads the members); the tests of them turn them on. The multi-process and
+    browser suites run with the default."""
+    from games.services import broadcast
+
+    settings.GROUP_MEMBERS_TTL = 0
+    broadcast.forget_members()
+
+
+@pytest.fixture(autouse=True)
 def _default_language():
     """Every test starts in the site's default language: a page requested in English leaves English
     active in the thread (LocaleMiddleware activates a request's language and nothing resets it),

@@ -91,9 +91,13 @@ class _UpdateHub:
                 # One membership per process, renewed hourly (not one Redis call per socket).
                 await self.layer.group_add(USERS_GROUP, self.channel)
                 self._users_renewal = asyncio.get_running_loop().time() + 3600
+        first = socket.table_id not in self.sockets
         self.sockets.setdefault(socket.table_id, set()).add(socket)
         # Also for a table already listened to: it renews the membership's expiry.
         await self.layer.group_add(table_updates_group(socket.table_id), self.channel)
+        if first and settings.GROUP_MEMBERS_TTL > 0:
+            delay = 2 * float(settings.GROUP_MEMBERS_TTL)
+            self._spawn(self.catch_up(socket.table_id, delay), f"table-catch-up-{socket.table_id}")
 
     async def leave(self, socket: Viewer) -> None:
         mine = self.sockets.get(socket.table_id)
@@ -189,18 +193,30 @@ class _UpdateHub:
                 log.exception("table %s, %s: closing the socket failed", socket.table_id, why)
                 await socket.drop()
 
-    async def push(self, table_id: int, announced: int) -> None:
+    async def catch_up(self, table_id: int, delay: float) -> None:
+        """This process has just joined the table's updates: another process that read the group's
+        members before may send it nothing for up to `GROUP_MEMBERS_TTL` seconds (games/services/
+        broadcast.py). After `delay` (twice that), the table's sockets here are brought to the table
+        as the database has it (most often they have it already: then nothing is sent)."""
+        await asyncio.sleep(delay)
+        await self.push(table_id, None)
+
+    async def push(self, table_id: int, announced: int | None) -> None:
         """Bring the table's sockets here that have not got version `announced` (or a newer one), and
         are not about to, to what they show at that version: each gets the regions that changed for
-        it, or nothing at all when nothing it shows did (a claim answered by another seat)."""
+        it, or nothing at all when nothing it shows did (a claim answered by another seat).
+        `announced` None: every socket of the table, to the version the database has now."""
         table_sockets = self.sockets.get(table_id)
         if not table_sockets:
             return
-        sockets = [s for s in table_sockets if s.version < announced and s.pushing < announced]
+        if announced is None:
+            sockets = [s for s in table_sockets if not s.closing]
+        else:
+            sockets = [s for s in table_sockets if s.version < announced and s.pushing < announced]
+            for socket in sockets:
+                socket.pushing = announced
         if not sockets:
             return
-        for socket in sockets:
-            socket.pushing = announced
         shown = [socket.screen for socket in sockets]
         try:
             # A read-only render may run on any worker thread: thread-sensitive calls all share one
@@ -212,7 +228,7 @@ class _UpdateHub:
                     for s, screen in zip(sockets, shown, strict=True)
                 ],
                 announced,
-                sockets[0].table_created,
+                sockets[0].table_created if announced is not None else None,
             )
         except Exception:  # as if each socket's render had failed: they reconnect and get a snapshot
             log.exception("table %s: rendering version %s failed", table_id, announced)

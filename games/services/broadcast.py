@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from typing import Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 
 from games import compat
@@ -124,10 +126,42 @@ def _start_send(layer, group: str, message: dict) -> None:
     if taken is None:
         send = layer.group_send(group, message)
     else:
-        send = compat.group_send_to_others(layer, group, message, taken)
+        send = _send_to_others(layer, group, message, taken)
     task = asyncio.ensure_future(send)
     _pending.add(task)
     task.add_done_callback(_sent)
+
+
+# Per channel layer, each table group's members as last read: {group: (read at, channels)}.
+_members: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MAX_GROUPS = 10_000
+
+
+async def _send_to_others(layer, group: str, message: dict, left_out: str) -> None:
+    """An update the hub here has taken, to the group's other members: other processes with sockets
+    at the table. With sockets routed by table there are none, and reading that from Redis on every
+    action was the live path's costliest Redis call (bench/ws_load.py): the members are read again
+    only when the last read is `GROUP_MEMBERS_TTL` seconds old. A process that joins the group
+    meanwhile misses this process's updates until then; its hub catches its sockets up after twice
+    that (games/live/hub.py, `catch_up`)."""
+    ttl = float(settings.GROUP_MEMBERS_TTL)
+    now = time.monotonic()
+    known = _members.setdefault(layer, {})
+    found = known.get(group)
+    if found is not None and now - found[0] < ttl:
+        members = found[1]
+    else:
+        members = await compat.group_members(layer, group)
+        if ttl > 0:
+            if len(known) >= _MAX_GROUPS:
+                known.clear()
+            known[group] = (now, members)
+    await compat.send_to_channels(layer, [channel for channel in members if channel != left_out], message)
+
+
+def forget_members() -> None:
+    """Drop every group's members as read (tests start from none)."""
+    _members.clear()
 
 
 def _sent(task: asyncio.Task) -> None:
